@@ -1,0 +1,156 @@
+//! npm and esbuild: from a handler and its package.json to one ES module.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Stdio,
+    time::{Duration, Instant},
+};
+
+use tokio::process::Command;
+
+use crate::{BuildError, BuildInputs, BuildTimings};
+
+const NPM_TIMEOUT: Duration = Duration::from_secs(300);
+const BUNDLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The JavaScript tools a build runs: node, npm, and the bundling script with
+/// its esbuild (`js/` in this crate, installed by `npm ci`).
+#[derive(Debug, Clone)]
+pub struct JsTools {
+    dir: PathBuf,
+    node: PathBuf,
+    npm: PathBuf,
+}
+
+impl JsTools {
+    /// Tools from `dir` (holding `bundle.mjs`, `prelude.js` and
+    /// `node_modules/esbuild`), with node and npm from `PATH`.
+    pub fn new(dir: PathBuf) -> Self {
+        Self {
+            dir,
+            node: "node".into(),
+            npm: "npm".into(),
+        }
+    }
+
+    /// Tools from [`crate::default_js_tools_dir`].
+    pub fn locate() -> Self {
+        Self::new(crate::default_js_tools_dir())
+    }
+
+    /// Fails with instructions when the tools are not installed.
+    pub fn check(&self) -> Result<(), BuildError> {
+        if !self.dir.join("node_modules/esbuild/package.json").exists() {
+            return Err(BuildError::Tooling(format!(
+                "esbuild is not installed in {}: run `npm ci --prefix {}` (the README's setup does this)",
+                self.dir.display(),
+                self.dir.display()
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn bundle(
+        &self,
+        work: &Path,
+        inputs: &BuildInputs,
+        timings: &mut BuildTimings,
+    ) -> Result<String, BuildError> {
+        self.check()?;
+        tokio::fs::write(work.join("handler.js"), &inputs.source).await?;
+        if let Some(deps) = &inputs.dependencies {
+            tokio::fs::write(work.join("package.json"), deps).await?;
+            if has_dependencies(deps) {
+                let t = Instant::now();
+                self.npm_install(work).await?;
+                timings.npm = t.elapsed();
+            }
+        }
+
+        let t = Instant::now();
+        let out = work.join("bundle.js");
+        let output = run(
+            Command::new(&self.node)
+                .arg(self.dir.join("bundle.mjs"))
+                .arg(work)
+                .arg(&out),
+            BUNDLE_TIMEOUT,
+            "node (bundling)",
+        )
+        .await?;
+        timings.bundle = t.elapsed();
+        if !output.status.success() {
+            let message = String::from_utf8_lossy(&output.stderr).trim().to_string();
+            return Err(if message.contains("Node.js built-in module") {
+                BuildError::NodeBuiltin(message)
+            } else {
+                BuildError::Bundle(message)
+            });
+        }
+        Ok(tokio::fs::read_to_string(&out).await?)
+    }
+
+    async fn npm_install(&self, work: &Path) -> Result<(), BuildError> {
+        let output = run(
+            Command::new(&self.npm)
+                .args([
+                    "install",
+                    "--omit=dev",
+                    // Dependencies' install scripts would run arbitrary code in
+                    // the build and cannot produce anything the engine runs.
+                    "--ignore-scripts",
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-package-lock",
+                    "--loglevel=error",
+                ])
+                .current_dir(work),
+            NPM_TIMEOUT,
+            "npm",
+        )
+        .await?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if stderr.contains("E404") {
+            // npm words it "'x@^1' is not in this registry" or "The requested
+            // resource 'x@^1' could not be found"; the quoted spec is the news.
+            let spec = stderr
+                .lines()
+                .find(|l| l.contains("is not in this registry") || l.contains("could not be found"))
+                .and_then(|l| l.split('\'').nth(1))
+                .unwrap_or("a dependency");
+            return Err(BuildError::Npm(format!(
+                "package not found in the npm registry: {spec}"
+            )));
+        }
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.contains("A complete log of this run"))
+            .take(20)
+            .collect();
+        Err(BuildError::Npm(lines.join("\n")))
+    }
+}
+
+fn has_dependencies(package_json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(package_json)
+        .ok()
+        .and_then(|v| v.get("dependencies").and_then(|d| d.as_object()).map(|d| !d.is_empty()))
+        .unwrap_or(false)
+}
+
+async fn run(cmd: &mut Command, timeout: Duration, what: &str) -> Result<std::process::Output, BuildError> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = cmd
+        .spawn()
+        .map_err(|e| BuildError::Tooling(format!("cannot start {what}: {e} (is Node.js installed?)")))?;
+    match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Ok(result) => Ok(result?),
+        Err(_) => Err(BuildError::Tooling(format!("{what} did not finish within {timeout:?}"))),
+    }
+}

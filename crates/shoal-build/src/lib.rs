@@ -1,0 +1,220 @@
+//! Builds a Kyma Function's JavaScript into a WebAssembly module.
+//!
+//! The pipeline, in order: check the inputs ([`shoal_api`] rules); install
+//! the package.json's dependencies with npm; bundle the handler, its
+//! dependencies and Shoal's prelude (`js/prelude.js`, the Kyma handler
+//! contract) into one ES module with esbuild; compile that to a Wasm module
+//! with javy-codegen against Shoal's engine; and run the result once in
+//! wasmtime to prove it exports a `main` function.
+//!
+//! This crate owns the JavaScript side of the envelope (the prelude) and the
+//! build. It does not push artifacts (`shoal-oci`) or serve (`shoal-node`).
+
+mod bundle;
+mod codegen;
+mod source;
+
+use std::{
+    path::PathBuf,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+pub use bundle::JsTools;
+pub use codegen::init_engine;
+pub use shoal_api::BuildInputs;
+use shoal_runtime::{InvokeLimits, Runtime};
+pub use source::{FunctionSource, load_function, static_env};
+
+/// How the generated module gets the JavaScript engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Linking {
+    /// A small module importing the node's shared engine (the default).
+    #[default]
+    Dynamic,
+    /// A self-contained module with its own copy of the engine.
+    Static,
+}
+
+impl std::str::FromStr for Linking {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "dynamic" => Ok(Self::Dynamic),
+            "static" => Ok(Self::Static),
+            other => Err(format!("linking must be dynamic or static, not {other:?}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Linking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Dynamic => "dynamic",
+            Self::Static => "static",
+        })
+    }
+}
+
+/// Why a build failed. Every message is meant for the Function's author.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The Function breaks a rule of the API (runtime, empty source, ...).
+    #[error("invalid Function: {0}")]
+    Invalid(String),
+    /// The package.json is not usable.
+    #[error("invalid package.json: {0}")]
+    PackageJson(String),
+    /// npm could not install a dependency.
+    #[error("npm install failed: {0}")]
+    Npm(String),
+    /// The code needs a Node.js module the engine does not have.
+    #[error("{0}")]
+    NodeBuiltin(String),
+    /// The bundler rejected the code (syntax errors land here, with
+    /// file:line:column).
+    #[error("{0}")]
+    Bundle(String),
+    /// Javy could not compile the bundle.
+    #[error("compiling JavaScript to Wasm failed: {0}")]
+    Compile(String),
+    /// The module does not export a usable `main`.
+    #[error("{0}")]
+    NoMain(String),
+    /// A tool (node, npm, esbuild) is missing or failed to start.
+    #[error("build tooling: {0}")]
+    Tooling(String),
+    /// Reading or writing build files failed.
+    #[error("I/O: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A built Function module.
+#[derive(Debug, Clone)]
+pub struct BuiltFunction {
+    /// The Wasm module.
+    pub wasm: Vec<u8>,
+    /// How it links to the engine.
+    pub linking: Linking,
+    /// [`BuildInputs::hash`] of what it was built from.
+    pub source_hash: String,
+    /// The engine it runs on ([`shoal_engine::engine_version`]).
+    pub engine_version: String,
+    /// Size of the bundled JavaScript.
+    pub bundle_bytes: usize,
+    /// Where the time went.
+    pub timings: BuildTimings,
+}
+
+/// Time spent in each build step.
+#[derive(Debug, Clone, Default)]
+pub struct BuildTimings {
+    /// npm install (zero without dependencies).
+    pub npm: Duration,
+    /// esbuild.
+    pub bundle: Duration,
+    /// javy-codegen.
+    pub codegen: Duration,
+    /// Loading and probing the module.
+    pub check: Duration,
+    /// The whole build.
+    pub total: Duration,
+}
+
+/// Builds Functions. Cheap to clone; holds the runtime used to check results.
+#[derive(Clone)]
+pub struct Builder {
+    tools: JsTools,
+    runtime: Arc<Runtime>,
+}
+
+impl Builder {
+    /// A builder using `tools` for npm/esbuild and `runtime` to check modules.
+    pub fn new(tools: JsTools, runtime: Arc<Runtime>) -> Self {
+        Self { tools, runtime }
+    }
+
+    /// Builds one Function.
+    pub async fn build(&self, inputs: &BuildInputs, linking: Linking) -> Result<BuiltFunction, BuildError> {
+        let started = Instant::now();
+        check_inputs(inputs)?;
+        let mut timings = BuildTimings::default();
+
+        let work = tempfile::Builder::new().prefix("shoal-build-").tempdir()?;
+        let bundle = self.tools.bundle(work.path(), inputs, &mut timings).await?;
+
+        let t = Instant::now();
+        let wasm = codegen::generate(&bundle, linking).await?;
+        timings.codegen = t.elapsed();
+
+        let t = Instant::now();
+        self.check_main(&wasm).await?;
+        timings.check = t.elapsed();
+        timings.total = started.elapsed();
+
+        Ok(BuiltFunction {
+            wasm,
+            linking,
+            source_hash: inputs.hash(),
+            engine_version: shoal_engine::engine_version().to_string(),
+            bundle_bytes: bundle.len(),
+            timings,
+        })
+    }
+
+    /// Runs the module once with a probe request: the prelude loads the
+    /// handler and answers whether `main` is a function.
+    async fn check_main(&self, wasm: &[u8]) -> Result<(), BuildError> {
+        let module = self
+            .runtime
+            .load(wasm)
+            .map_err(|e| BuildError::Compile(format!("the generated module does not load: {e}")))?;
+        let probe = shoal_envelope::encode(
+            &serde_json::json!({
+                "v": shoal_envelope::ENVELOPE_VERSION, "probe": true, "method": "GET", "path": "/",
+                "query": "", "headers": [], "env": {},
+                "function": {"name": "probe", "namespace": "probe", "runtime": "nodejs24", "timeout": 10, "bodySizeLimit": 1},
+            }),
+            b"",
+        );
+        let limits = InvokeLimits {
+            timeout: Duration::from_secs(10),
+            ..InvokeLimits::default()
+        };
+        let run = self.runtime.invoke(&module, probe.into(), limits).await;
+        let logs = String::from_utf8_lossy(&run.stderr).trim().to_string();
+        if let Some(err) = run.error {
+            return Err(BuildError::NoMain(format!(
+                "loading the Function failed: {err}\n{logs}"
+            )));
+        }
+        match shoal_envelope::decode::<shoal_envelope::ResponseHead>(&run.stdout) {
+            Ok((head, _)) if head.status == 200 => Ok(()),
+            Ok((_, body)) => Err(BuildError::NoMain(String::from_utf8_lossy(body).into_owned())),
+            Err(e) => Err(BuildError::NoMain(format!(
+                "the Function's code failed to load ({e}): {logs}"
+            ))),
+        }
+    }
+}
+
+fn check_inputs(inputs: &BuildInputs) -> Result<(), BuildError> {
+    shoal_api::check_runtime(&inputs.runtime).map_err(BuildError::Invalid)?;
+    if inputs.source.trim().is_empty() {
+        return Err(BuildError::Invalid(
+            "the source is empty: a Function needs code that exports main".into(),
+        ));
+    }
+    if let Some(deps) = &inputs.dependencies {
+        shoal_api::check_dependencies(deps).map_err(BuildError::PackageJson)?;
+    }
+    Ok(())
+}
+
+/// Where the JavaScript build tools live by default: `js/` beside this crate
+/// in a source checkout, or `SHOAL_JS_TOOLS` (as set in the builder image).
+pub fn default_js_tools_dir() -> PathBuf {
+    std::env::var_os("SHOAL_JS_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/js")))
+}

@@ -1,0 +1,122 @@
+//! Reading a Function from disk: a JS file, a folder, or Kyma YAML.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use shoal_api::{BuildInputs, DEFAULT_RUNTIME, Function};
+
+use crate::BuildError;
+
+/// A Function as found on disk.
+#[derive(Debug, Clone)]
+pub struct FunctionSource {
+    /// The Function's name (from metadata, or the file or folder name).
+    pub name: String,
+    /// Its namespace (`default` unless the YAML says otherwise).
+    pub namespace: String,
+    /// What the build needs.
+    pub inputs: BuildInputs,
+    /// The parsed resource, when the source was Kyma YAML.
+    pub function: Option<Function>,
+    /// The path it came from.
+    pub origin: PathBuf,
+}
+
+/// Reads a Function from `path`: a `.js`/`.mjs`/`.cjs` file, a folder with
+/// `handler.js` (and optionally `package.json`), or a Kyma Function YAML.
+pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| BuildError::Invalid(format!("cannot read {}: {e}", p.display())))
+    };
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if path.is_dir() {
+        let handler = path.join("handler.js");
+        if !handler.exists() {
+            return Err(BuildError::Invalid(format!(
+                "{} has no handler.js (a Function folder holds handler.js and optionally package.json)",
+                path.display()
+            )));
+        }
+        let package = path.join("package.json");
+        let dependencies = if package.exists() { Some(read(&package)?) } else { None };
+        return Ok(FunctionSource {
+            name: name_from_path(path),
+            namespace: "default".into(),
+            inputs: BuildInputs {
+                source: read(&handler)?,
+                dependencies,
+                runtime: DEFAULT_RUNTIME.into(),
+            },
+            function: None,
+            origin: path.to_path_buf(),
+        });
+    }
+    match ext {
+        "js" | "mjs" | "cjs" => Ok(FunctionSource {
+            name: name_from_path(path),
+            namespace: "default".into(),
+            inputs: BuildInputs {
+                source: read(path)?,
+                dependencies: None,
+                runtime: DEFAULT_RUNTIME.into(),
+            },
+            function: None,
+            origin: path.to_path_buf(),
+        }),
+        "yaml" | "yml" => {
+            let function = Function::from_yaml(&read(path)?).map_err(|e| BuildError::Invalid(e.to_string()))?;
+            shoal_api::validate(&function).map_err(|e| {
+                let message = e.to_string();
+                if message.contains("dependencies") {
+                    BuildError::PackageJson(message)
+                } else {
+                    BuildError::Invalid(message)
+                }
+            })?;
+            let inputs = function.build_inputs().ok_or_else(|| {
+                BuildError::Invalid(
+                    "this Function's source is a gitRepository: `shoal build` builds inline sources; apply it to a cluster instead".into(),
+                )
+            })?;
+            Ok(FunctionSource {
+                name: function.metadata.name.clone().unwrap_or_else(|| name_from_path(path)),
+                namespace: function.metadata.namespace.clone().unwrap_or_else(|| "default".into()),
+                inputs,
+                function: Some(function),
+                origin: path.to_path_buf(),
+            })
+        }
+        _ => Err(BuildError::Invalid(format!(
+            "{} is not a Function: expected a .js file, a folder with handler.js, or a Kyma Function .yaml",
+            path.display()
+        ))),
+    }
+}
+
+/// Static environment of a Function from YAML: `spec.env` entries with a
+/// plain `value` (references to ConfigMaps and Secrets need a cluster).
+pub fn static_env(function: &Function) -> BTreeMap<String, String> {
+    function
+        .spec
+        .env
+        .iter()
+        .filter_map(|e| e.value.clone().map(|v| (e.name.clone(), v)))
+        .collect()
+}
+
+fn name_from_path(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("function");
+    let mut name: String = stem
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    name = name.trim_matches('-').to_string();
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        name = format!("fn-{name}");
+    }
+    name.truncate(63);
+    name.trim_end_matches('-').to_string()
+}

@@ -1,0 +1,74 @@
+//! Shoal's JavaScript engine: a Javy plugin (QuickJS) for wasm32-wasip1.
+//!
+//! Generated Function modules are linked against it dynamically (they import
+//! `memory`, `cabi_realloc` and `invoke` from the `shoal_engine_v1` namespace),
+//! so one compiled copy of the engine serves every Function on a node.
+//!
+//! Beyond Javy's stock APIs (console on stderr, `Javy.IO`, JSON,
+//! TextEncoder/TextDecoder, an event loop for Promises) it adds the two
+//! primitives the Shoal prelude needs to implement `setTimeout` without a host
+//! timer: `__shoal_jobsPending()` tells whether the microtask queue still has
+//! work, and `__shoal_sleep(ms)` blocks on a WASI clock (the host makes that
+//! an async sleep, so a waiting Function costs no thread).
+
+use javy_plugin_api::{
+    Config, import_namespace,
+    javy::{
+        Runtime,
+        quickjs::{Ctx, Function, qjs},
+    },
+};
+
+import_namespace!("shoal_engine_v1");
+
+fn config() -> Config {
+    let mut config = Config::default();
+    config
+        .text_encoding(true)
+        .javy_stream_io(true)
+        .simd_json_builtins(true)
+        // stdout carries the response envelope; console output must not mix with it.
+        .redirect_stdout_to_stderr(true);
+    config.event_loop(true);
+    config
+}
+
+fn jobs_pending(ctx: Ctx<'_>) -> bool {
+    // SAFETY: the context pointer is live for the duration of this call, and
+    // JS_IsJobPending only reads the runtime's job list.
+    unsafe { qjs::JS_IsJobPending(qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) as i32 != 0 }
+}
+
+fn sleep_ms(ms: f64) {
+    if ms.is_finite() && ms > 0.0 {
+        std::thread::sleep(std::time::Duration::from_micros((ms * 1000.0) as u64));
+    }
+}
+
+fn add_shoal_globals(runtime: Runtime) -> Runtime {
+    let installed = runtime.context().with(|ctx| {
+        let globals = ctx.globals();
+        globals.set("__shoal_jobsPending", Function::new(ctx.clone(), jobs_pending)?)?;
+        globals.set("__shoal_sleep", Function::new(ctx.clone(), sleep_ms)?)?;
+        Ok::<_, javy_plugin_api::javy::quickjs::Error>(())
+    });
+    if let Err(e) = installed {
+        panic!("installing Shoal globals: {e}");
+    }
+    runtime
+}
+
+/// Run once at build time under Wizer (`shoal engine-init`); the snapshot is
+/// what gets committed as `shoal-engine.wasm`.
+#[unsafe(export_name = "initialize-runtime")]
+pub extern "C" fn initialize_runtime() {
+    // Touch the environment while real WASI is present (under Wizer) so
+    // wasi-libc's lazily built `environ` and std's backtrace setting land in
+    // the snapshot. Otherwise the first error inside `compile-src` (which
+    // javy-codegen runs with stubbed WASI) traps instead of reporting the JS
+    // syntax error.
+    let _ = std::backtrace::Backtrace::capture();
+    if let Err(e) = javy_plugin_api::initialize_runtime(config, add_shoal_globals) {
+        panic!("initializing the Javy runtime: {e}");
+    }
+}

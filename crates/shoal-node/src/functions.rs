@@ -1,0 +1,445 @@
+//! The set of Functions a node knows, loaded lazily and evicted
+//! least-recently-used beyond a memory budget.
+//!
+//! Each Function is an immutable [`FunctionEntry`] behind an `Arc`. An update
+//! swaps the `Arc` in the table: requests already running keep the entry
+//! (and module) they started with, new requests get the new one.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    path::PathBuf,
+    sync::{
+        Arc, Mutex, RwLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use shoal_oci::{Credentials, Registry};
+use shoal_runtime::{FunctionModule, Runtime};
+use tokio::sync::Semaphore;
+
+use crate::metrics::FunctionMetrics;
+
+/// Identifies a Function: namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunctionKey {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+impl FunctionKey {
+    /// A key from parts.
+    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// How a Function runs: everything but its code.
+#[derive(Debug, Clone)]
+pub struct FunctionConfig {
+    /// Kyma runtime name (`nodejs22`, ...).
+    pub runtime: String,
+    /// `spec.env` after resolution (plain values).
+    pub env: BTreeMap<String, String>,
+    /// FUNC_TIMEOUT.
+    pub timeout: Duration,
+    /// Memory limit per request, from the Function's preset.
+    pub memory_limit: usize,
+    /// Requests the Function may run at once before the node answers 503.
+    pub max_concurrency: usize,
+    /// Largest request body accepted.
+    pub body_limit: usize,
+}
+
+impl Default for FunctionConfig {
+    fn default() -> Self {
+        Self {
+            runtime: "nodejs24".into(),
+            env: BTreeMap::new(),
+            timeout: Duration::from_secs(180),
+            // Kyma's default preset L limits memory to 1024Mi.
+            memory_limit: 1024 << 20,
+            max_concurrency: 64,
+            body_limit: 1 << 20,
+        }
+    }
+}
+
+/// Where a Function's module comes from.
+#[derive(Debug, Clone)]
+pub enum ModuleSource {
+    /// Built in this process (local mode).
+    Bytes(Arc<Vec<u8>>),
+    /// An OCI artifact, pulled once and verified against `digest`.
+    Oci {
+        /// The reference to pull.
+        reference: String,
+        /// The manifest digest the module must have.
+        digest: Option<String>,
+    },
+}
+
+impl ModuleSource {
+    /// A short description for logs.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Bytes(b) => format!("{} bytes built locally", b.len()),
+            Self::Oci { reference, digest } => match digest {
+                Some(d) => format!("{reference} ({d})"),
+                None => reference.clone(),
+            },
+        }
+    }
+}
+
+/// Errors loading a Function's module.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LoadError {
+    /// Pulling the artifact failed.
+    #[error("pulling the module: {0}")]
+    Pull(String),
+    /// The module does not compile or link.
+    #[error("loading the module: {0}")]
+    Invalid(String),
+}
+
+/// One version of one Function.
+pub struct FunctionEntry {
+    /// Which Function.
+    pub key: FunctionKey,
+    /// How it runs.
+    pub config: FunctionConfig,
+    /// Its code.
+    pub source: ModuleSource,
+    /// Bumped on every update of this key, for logs.
+    pub version: u64,
+    /// Request counters, shared across versions.
+    pub metrics: Arc<FunctionMetrics>,
+    /// Caps concurrent requests.
+    pub permits: Arc<Semaphore>,
+    loaded: RwLock<Option<Loaded>>,
+    load_lock: tokio::sync::Mutex<()>,
+    last_used: AtomicU64,
+}
+
+#[derive(Clone)]
+struct Loaded {
+    module: FunctionModule,
+    bytes: usize,
+}
+
+impl FunctionEntry {
+    /// Whether the module is in memory now.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded.read().map(|l| l.is_some()).unwrap_or(false)
+    }
+
+    fn touch(&self, now: u64) {
+        self.last_used.store(now, Ordering::Relaxed);
+    }
+
+    fn unload(&self) -> usize {
+        match self.loaded.write() {
+            Ok(mut l) => l.take().map_or(0, |l| l.bytes),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Settings of the table.
+#[derive(Debug, Clone)]
+pub struct TableConfig {
+    /// Approximate bytes of loaded modules kept before evicting idle ones.
+    pub memory_budget: usize,
+    /// Where pulled modules are kept, by digest.
+    pub artifact_dir: Option<PathBuf>,
+    /// Credentials for pulling.
+    pub credentials: Credentials,
+}
+
+impl Default for TableConfig {
+    fn default() -> Self {
+        Self {
+            memory_budget: 512 << 20,
+            artifact_dir: None,
+            credentials: Credentials::Anonymous,
+        }
+    }
+}
+
+/// All Functions this node serves.
+pub struct FunctionTable {
+    runtime: Arc<Runtime>,
+    config: TableConfig,
+    entries: RwLock<HashMap<FunctionKey, Arc<FunctionEntry>>>,
+    metrics: Mutex<HashMap<FunctionKey, Arc<FunctionMetrics>>>,
+    versions: AtomicU64,
+    clock: AtomicU64,
+    loaded_bytes: AtomicU64,
+    /// Loads, evictions and cache counters for /metrics.
+    pub stats: TableStats,
+}
+
+/// Counters of loading activity.
+#[derive(Debug, Default)]
+pub struct TableStats {
+    /// Cold loads (module compiled or read from the cache).
+    pub loads: AtomicU64,
+    /// Loads that failed.
+    pub load_failures: AtomicU64,
+    /// Modules dropped to stay within the budget.
+    pub evictions: AtomicU64,
+    /// Pulls served from the artifact directory.
+    pub artifact_hits: AtomicU64,
+    /// Pulls that went to a registry.
+    pub artifact_pulls: AtomicU64,
+}
+
+impl FunctionTable {
+    /// An empty table running modules on `runtime`.
+    pub fn new(runtime: Arc<Runtime>, config: TableConfig) -> Self {
+        Self {
+            runtime,
+            config,
+            entries: RwLock::default(),
+            metrics: Mutex::default(),
+            versions: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
+            loaded_bytes: AtomicU64::new(0),
+            stats: TableStats::default(),
+        }
+    }
+
+    /// The runtime requests run on.
+    pub fn runtime(&self) -> &Arc<Runtime> {
+        &self.runtime
+    }
+
+    /// Adds or replaces a Function. Requests running on the previous version
+    /// finish on it.
+    pub fn upsert(&self, key: FunctionKey, config: FunctionConfig, source: ModuleSource) -> Arc<FunctionEntry> {
+        let metrics = self.metrics_for(&key);
+        let entry = Arc::new(FunctionEntry {
+            permits: Arc::new(Semaphore::new(config.max_concurrency.max(1))),
+            key: key.clone(),
+            config,
+            source,
+            version: self.versions.fetch_add(1, Ordering::Relaxed) + 1,
+            metrics,
+            loaded: RwLock::new(None),
+            load_lock: tokio::sync::Mutex::new(()),
+            last_used: AtomicU64::new(0),
+        });
+        let previous = match self.entries.write() {
+            Ok(mut entries) => entries.insert(key.clone(), entry.clone()),
+            Err(_) => None,
+        };
+        if let Some(old) = previous {
+            self.release(old.unload());
+            tracing::info!(function = %key, version = entry.version, source = %entry.source.describe(), "Function updated");
+        } else {
+            tracing::info!(function = %key, version = entry.version, source = %entry.source.describe(), "Function added");
+        }
+        entry
+    }
+
+    /// Removes a Function; requests already running finish.
+    pub fn remove(&self, key: &FunctionKey) -> bool {
+        let removed = match self.entries.write() {
+            Ok(mut entries) => entries.remove(key),
+            Err(_) => None,
+        };
+        if let Some(old) = &removed {
+            self.release(old.unload());
+            if let Ok(mut m) = self.metrics.lock() {
+                m.remove(key);
+            }
+            tracing::info!(function = %key, "Function removed");
+        }
+        removed.is_some()
+    }
+
+    /// Looks a Function up.
+    pub fn get(&self, key: &FunctionKey) -> Option<Arc<FunctionEntry>> {
+        self.entries.read().ok()?.get(key).cloned()
+    }
+
+    /// The namespaces holding a Function with this name.
+    pub fn namespaces_of(&self, name: &str) -> Vec<String> {
+        match self.entries.read() {
+            Ok(entries) => entries
+                .keys()
+                .filter(|k| k.name == name)
+                .map(|k| k.namespace.clone())
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Every Function, sorted by key.
+    pub fn list(&self) -> Vec<Arc<FunctionEntry>> {
+        let mut all: Vec<_> = match self.entries.read() {
+            Ok(entries) => entries.values().cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        all.sort_by(|a, b| a.key.cmp(&b.key));
+        all
+    }
+
+    /// Number of Functions known.
+    pub fn len(&self) -> usize {
+        self.entries.read().map(|e| e.len()).unwrap_or(0)
+    }
+
+    /// Whether no Function is known.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Approximate bytes held by loaded modules.
+    pub fn loaded_bytes(&self) -> u64 {
+        self.loaded_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Number of Functions whose module is in memory.
+    pub fn loaded_count(&self) -> usize {
+        self.list().iter().filter(|e| e.is_loaded()).count()
+    }
+
+    /// The entry's module, loading it first if needed (the cold start).
+    pub async fn module(&self, entry: &FunctionEntry) -> Result<FunctionModule, LoadError> {
+        entry.touch(self.clock.fetch_add(1, Ordering::Relaxed));
+        if let Ok(guard) = entry.loaded.read()
+            && let Some(l) = guard.as_ref()
+        {
+            return Ok(l.module.clone());
+        }
+        let _serialised = entry.load_lock.lock().await;
+        if let Ok(guard) = entry.loaded.read()
+            && let Some(l) = guard.as_ref()
+        {
+            return Ok(l.module.clone());
+        }
+        let started = Instant::now();
+        let result = self.load(entry).await;
+        match result {
+            Ok(loaded) => {
+                self.stats.loads.fetch_add(1, Ordering::Relaxed);
+                let module = loaded.module.clone();
+                let bytes = loaded.bytes;
+                if let Ok(mut slot) = entry.loaded.write() {
+                    *slot = Some(loaded);
+                }
+                self.loaded_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                tracing::info!(function = %entry.key, version = entry.version, bytes, elapsed_us = started.elapsed().as_micros() as u64, "Function loaded");
+                self.evict_beyond_budget(&entry.key);
+                Ok(module)
+            }
+            Err(e) => {
+                self.stats.load_failures.fetch_add(1, Ordering::Relaxed);
+                tracing::error!(function = %entry.key, version = entry.version, error = %e, "Function failed to load");
+                Err(e)
+            }
+        }
+    }
+
+    async fn load(&self, entry: &FunctionEntry) -> Result<Loaded, LoadError> {
+        let wasm = match &entry.source {
+            ModuleSource::Bytes(bytes) => bytes.clone(),
+            ModuleSource::Oci { reference, digest } => Arc::new(self.pull(reference, digest.as_deref()).await?),
+        };
+        let runtime = self.runtime.clone();
+        let wasm_for_load = wasm.clone();
+        // Compiling is CPU-bound; keep it off the request-serving workers.
+        let module = tokio::task::spawn_blocking(move || runtime.load(&wasm_for_load))
+            .await
+            .map_err(|e| LoadError::Invalid(format!("the loader panicked: {e}")))?
+            .map_err(|e| LoadError::Invalid(e.to_string()))?;
+        Ok(Loaded {
+            bytes: wasm.len() + module.code_bytes(),
+            module,
+        })
+    }
+
+    async fn pull(&self, reference: &str, digest: Option<&str>) -> Result<Vec<u8>, LoadError> {
+        let cached = match (&self.config.artifact_dir, digest) {
+            (Some(dir), Some(d)) => Some(dir.join(format!("{}.wasm", d.replace(':', "-")))),
+            _ => None,
+        };
+        if let Some(path) = &cached
+            && let Ok(bytes) = tokio::fs::read(path).await
+        {
+            self.stats.artifact_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(bytes);
+        }
+        self.stats.artifact_pulls.fetch_add(1, Ordering::Relaxed);
+        let registry = Registry::for_reference(reference, self.config.credentials.clone());
+        let pulled = registry
+            .pull(reference, digest)
+            .await
+            .map_err(|e| LoadError::Pull(e.to_string()))?;
+        if let Some(path) = &cached {
+            let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+            if tokio::fs::write(&tmp, &pulled.wasm).await.is_ok() {
+                let _ = tokio::fs::rename(&tmp, path).await;
+            }
+        }
+        Ok(pulled.wasm)
+    }
+
+    fn release(&self, bytes: usize) {
+        if bytes > 0 {
+            self.loaded_bytes.fetch_sub(bytes as u64, Ordering::Relaxed);
+        }
+    }
+
+    fn evict_beyond_budget(&self, keep: &FunctionKey) {
+        if self.loaded_bytes() as usize <= self.config.memory_budget {
+            return;
+        }
+        let started = Instant::now();
+        let mut loaded: Vec<Arc<FunctionEntry>> = self
+            .list()
+            .into_iter()
+            .filter(|e| e.is_loaded() && &e.key != keep)
+            .collect();
+        loaded.sort_by_key(|e| e.last_used.load(Ordering::Relaxed));
+        let mut evicted = 0;
+        for entry in loaded {
+            if self.loaded_bytes() as usize <= self.config.memory_budget {
+                break;
+            }
+            self.release(entry.unload());
+            evicted += 1;
+            self.stats.evictions.fetch_add(1, Ordering::Relaxed);
+            tracing::info!(function = %entry.key, "Function evicted (least recently used)");
+        }
+        if evicted > 0 {
+            tracing::info!(
+                evicted,
+                elapsed_us = started.elapsed().as_micros() as u64,
+                loaded_bytes = self.loaded_bytes(),
+                "memory budget enforced"
+            );
+        }
+    }
+
+    fn metrics_for(&self, key: &FunctionKey) -> Arc<FunctionMetrics> {
+        match self.metrics.lock() {
+            Ok(mut m) => m.entry(key.clone()).or_default().clone(),
+            Err(_) => Arc::default(),
+        }
+    }
+}

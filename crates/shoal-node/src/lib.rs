@@ -1,0 +1,20 @@
+//! Shoal's node server: one process serving thousands of Functions.
+//!
+//! A [`FunctionTable`] knows every Function (config plus where its module
+//! comes from), loads modules on first use and evicts idle ones beyond a
+//! memory budget; a [`Node`] routes HTTP requests to them by Host (or by path
+//! in local use), enforces body, time, memory and concurrency limits, and
+//! answers with Kyma's Node.js runtime behaviour. Each request runs in a
+//! fresh sandbox from `shoal-runtime`.
+//!
+//! This crate does not build modules (`shoal-build`) or talk to Kubernetes
+//! (`shoal-controller`); it is told what to serve.
+
+mod events;
+pub mod functions;
+pub mod metrics;
+pub mod routing;
+mod server;
+
+pub use functions::{FunctionConfig, FunctionEntry, FunctionKey, FunctionTable, LoadError, ModuleSource, TableConfig};
+pub use server::{Node, NodeConfig, bind_and_serve};

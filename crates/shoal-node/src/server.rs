@@ -1,0 +1,490 @@
+//! The HTTP side of a node: hyper 1 over HTTP/1.1 and h2c, the Kyma
+//! contract's node-level routes, limits, and graceful shutdown.
+
+use std::{
+    collections::BTreeMap,
+    convert::Infallible,
+    future::Future,
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Body;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
+use shoal_runtime::{InvokeError, InvokeLimits};
+use tokio::net::TcpListener;
+
+use crate::{
+    functions::{FunctionEntry, FunctionTable},
+    metrics::{self, NodeGauges},
+    routing,
+};
+
+/// Settings of the HTTP server.
+#[derive(Debug, Clone)]
+pub struct NodeConfig {
+    /// Namespace of bare-name Hosts.
+    pub default_namespace: String,
+    /// Where `emitCloudEvent` events are posted.
+    pub publisher_proxy: String,
+    /// TRACE_COLLECTOR_ENDPOINT handed to Functions.
+    pub trace_collector: String,
+    /// Largest response a Function may write.
+    pub max_response_bytes: usize,
+    /// How long /healthz reports not-ready before the listener closes on
+    /// shutdown, so load balancers stop sending first.
+    pub drain_delay: Duration,
+    /// How long in-flight requests get to finish on shutdown.
+    pub drain_timeout: Duration,
+    /// Sandbox slots of the runtime's pool (reported in /metrics).
+    pub pool_slots: u64,
+}
+
+impl Default for NodeConfig {
+    fn default() -> Self {
+        Self {
+            default_namespace: "default".into(),
+            publisher_proxy: "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish".into(),
+            trace_collector: String::new(),
+            max_response_bytes: 64 << 20,
+            drain_delay: Duration::ZERO,
+            drain_timeout: Duration::from_secs(30),
+            pool_slots: 0,
+        }
+    }
+}
+
+/// A node: the Function table behind an HTTP server.
+pub struct Node {
+    table: Arc<FunctionTable>,
+    config: NodeConfig,
+    ready: AtomicBool,
+    in_flight: AtomicU64,
+    events: crate::events::EventPublisher,
+}
+
+type HttpResponse = Response<Full<Bytes>>;
+
+impl Node {
+    /// A node serving `table`.
+    pub fn new(table: Arc<FunctionTable>, config: NodeConfig) -> Arc<Self> {
+        let events = crate::events::EventPublisher::new(config.publisher_proxy.clone());
+        Arc::new(Self {
+            table,
+            config,
+            ready: AtomicBool::new(true),
+            in_flight: AtomicU64::new(0),
+            events,
+        })
+    }
+
+    /// The Functions served.
+    pub fn table(&self) -> &Arc<FunctionTable> {
+        &self.table
+    }
+
+    /// Serves connections from `listener` until `shutdown` completes, then
+    /// reports not-ready, stops accepting and drains in-flight requests.
+    pub async fn serve(
+        self: Arc<Self>,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let (stream, peer) = match accepted {
+                        Ok(a) => a,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "accept failed");
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                            continue;
+                        }
+                    };
+                    let _ = stream.set_nodelay(true);
+                    let node = self.clone();
+                    let service = hyper::service::service_fn(move |req| {
+                        let node = node.clone();
+                        async move { Ok::<_, Infallible>(node.handle(req, peer).await) }
+                    });
+                    let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+                    let conn = graceful.watch(conn.into_owned());
+                    tokio::spawn(async move {
+                        if let Err(e) = conn.await {
+                            tracing::debug!(error = %e, "connection ended with an error");
+                        }
+                    });
+                }
+                () = &mut shutdown => break,
+            }
+        }
+        self.ready.store(false, Ordering::SeqCst);
+        tracing::info!(
+            in_flight = self.in_flight.load(Ordering::Relaxed),
+            "shutting down: not ready, draining"
+        );
+        if !self.config.drain_delay.is_zero() {
+            // Keep accepting while endpoints are updated to exclude this node.
+            let until = tokio::time::Instant::now() + self.config.drain_delay;
+            while tokio::time::Instant::now() < until {
+                tokio::select! {
+                    accepted = listener.accept() => if let Ok((stream, peer)) = accepted {
+                        let node = self.clone();
+                        let service = hyper::service::service_fn(move |req| {
+                            let node = node.clone();
+                            async move { Ok::<_, Infallible>(node.handle(req, peer).await) }
+                        });
+                        let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
+                        let conn = graceful.watch(conn);
+                        tokio::spawn(async move { let _ = conn.await; });
+                    },
+                    () = tokio::time::sleep_until(until) => {}
+                }
+            }
+        }
+        drop(listener);
+        match tokio::time::timeout(self.config.drain_timeout, graceful.shutdown()).await {
+            Ok(()) => tracing::info!("all connections drained"),
+            Err(_) => tracing::warn!("drain timeout reached with connections still open"),
+        }
+        self.events.flush(Duration::from_secs(5)).await;
+        Ok(())
+    }
+
+    /// Handles one request.
+    pub async fn handle<B>(self: &Arc<Self>, req: Request<B>, peer: SocketAddr) -> HttpResponse
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let path = req.uri().path().to_string();
+        let host = req
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_string)
+            .or_else(|| req.uri().authority().map(|a| a.to_string()))
+            .unwrap_or_default();
+        match (req.method(), path.as_str()) {
+            (&Method::GET, "/healthz") => {
+                return if self.ready.load(Ordering::SeqCst) {
+                    text(StatusCode::OK, "OK")
+                } else {
+                    text(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
+                };
+            }
+            (&Method::GET, "/metrics") => {
+                let gauges = NodeGauges {
+                    in_flight: self.in_flight.load(Ordering::Relaxed),
+                    pool_slots: self.config.pool_slots,
+                };
+                let mut r = text(StatusCode::OK, metrics::render(&self.table, &gauges));
+                r.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/plain; version=0.0.4"),
+                );
+                return r;
+            }
+            (_, "/favicon.ico") => {
+                return with_cors(Response::builder().status(StatusCode::NO_CONTENT).body(Full::default()));
+            }
+            _ => {}
+        }
+        let target = match routing::resolve(&self.table, &host, &path, &self.config.default_namespace) {
+            Ok(t) => t,
+            Err(nf) => {
+                tracing::debug!(host = %nf.host, path, %peer, "no such Function");
+                let body = serde_json::json!({
+                    "error": "function not found",
+                    "host": nf.host,
+                    "path": path,
+                    "tried": nf.tried,
+                });
+                return json(StatusCode::NOT_FOUND, &body);
+            }
+        };
+        let Some(entry) = self.table.get(&target.key) else {
+            return json(
+                StatusCode::NOT_FOUND,
+                &serde_json::json!({"error": "function not found", "function": target.key.to_string()}),
+            );
+        };
+        if req.method() == Method::OPTIONS {
+            return preflight(req.headers());
+        }
+        let _in_flight = InFlight::enter(&self.in_flight);
+        let started = Instant::now();
+        let response = self.invoke(&entry, req, target.path).await;
+        let failed = response.status().is_server_error() || response.status() == StatusCode::REQUEST_TIMEOUT;
+        entry.metrics.record(started.elapsed(), failed);
+        response
+    }
+
+    async fn invoke<B>(&self, entry: &Arc<FunctionEntry>, req: Request<B>, path: String) -> HttpResponse
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let key = &entry.key;
+        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
+            tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
+            let mut r = text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Too many concurrent requests for this Function",
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return r;
+        };
+        let limit = entry.config.body_limit;
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > limit) {
+            return too_large(limit);
+        }
+        let (parts, body) = req.into_parts();
+        let body = match Limited::new(body, limit).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(limit),
+            Err(e) => {
+                tracing::debug!(function = %key, error = %e, "reading the request body failed");
+                return text(StatusCode::BAD_REQUEST, "Could not read the request body");
+            }
+        };
+
+        let module = match self.table.module(entry).await {
+            Ok(m) => m,
+            Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "User function not loaded"),
+        };
+        let head = RequestHead {
+            v: shoal_envelope::ENVELOPE_VERSION,
+            method: parts.method.as_str().to_string(),
+            path,
+            query: parts.uri.query().unwrap_or("").to_string(),
+            headers: parts
+                .headers
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_str().to_string(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect(),
+            function: FunctionContext {
+                name: key.name.clone(),
+                namespace: key.namespace.clone(),
+                runtime: entry.config.runtime.clone(),
+                timeout: entry.config.timeout.as_secs(),
+                body_size_limit: (entry.config.body_limit as u64).div_ceil(1 << 20),
+            },
+            env: self.function_env(entry),
+        };
+        let frame = shoal_envelope::encode(&head, &body);
+        let limits = InvokeLimits {
+            timeout: entry.config.timeout,
+            memory_bytes: entry.config.memory_limit,
+            max_output_bytes: self.config.max_response_bytes,
+        };
+        let run = self.table.runtime().invoke(&module, frame.into(), limits).await;
+        if !run.stderr.is_empty() {
+            for line in String::from_utf8_lossy(&run.stderr).lines().filter(|l| !l.is_empty()) {
+                tracing::info!(target: "function", function = %key, "{line}");
+            }
+        }
+        if let Some(error) = run.error {
+            return match error {
+                InvokeError::Timeout(t) => {
+                    tracing::warn!(function = %key, timeout_s = t.as_secs_f64(), "request timed out; the sandbox was interrupted");
+                    text(StatusCode::REQUEST_TIMEOUT, "Request Timeout")
+                }
+                InvokeError::MemoryExceeded { limit } => {
+                    tracing::warn!(function = %key, limit, "request exceeded the memory limit; the sandbox was stopped");
+                    text(StatusCode::INTERNAL_SERVER_ERROR, "Function exceeded its memory limit")
+                }
+                InvokeError::Instantiate(message) => {
+                    tracing::warn!(function = %key, error = %message, "no sandbox available");
+                    let mut r = text(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "No capacity to run the Function right now",
+                    );
+                    r.headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                    r
+                }
+                InvokeError::Trap(message) => {
+                    tracing::error!(function = %key, error = %message, "the Function trapped");
+                    text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error")
+                }
+            };
+        }
+        let (head, body): (ResponseHead, &[u8]) = match shoal_envelope::decode(&run.stdout) {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                tracing::error!(function = %key, error = %e, "the Function wrote no valid response");
+                return text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
+            }
+        };
+        if !head.events.is_empty() {
+            self.events
+                .publish(key, head.events.clone(), trace_headers(&parts.headers));
+        }
+        build_response(&head, Bytes::copy_from_slice(body))
+    }
+
+    fn function_env(&self, entry: &FunctionEntry) -> BTreeMap<String, String> {
+        let mut env = entry.config.env.clone();
+        let key = &entry.key;
+        let defaults = [
+            ("FUNC_NAME", key.name.clone()),
+            ("FUNC_RUNTIME", entry.config.runtime.clone()),
+            ("SERVICE_NAMESPACE", key.namespace.clone()),
+            ("FUNC_TIMEOUT", entry.config.timeout.as_secs().to_string()),
+            ("FUNC_PORT", "8080".into()),
+            (
+                "REQ_MB_LIMIT",
+                (entry.config.body_limit as u64).div_ceil(1 << 20).to_string(),
+            ),
+            ("PUBLISHER_PROXY_ADDRESS", self.config.publisher_proxy.clone()),
+            ("TRACE_COLLECTOR_ENDPOINT", self.config.trace_collector.clone()),
+        ];
+        for (k, v) in defaults {
+            env.entry(k.to_string()).or_insert(v);
+        }
+        env
+    }
+}
+
+struct InFlight<'a>(&'a AtomicU64);
+
+impl<'a> InFlight<'a> {
+    fn enter(counter: &'a AtomicU64) -> Self {
+        counter.fetch_add(1, Ordering::Relaxed);
+        Self(counter)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+const HOP_BY_HOP: [&str; 6] = [
+    "connection",
+    "transfer-encoding",
+    "content-length",
+    "keep-alive",
+    "upgrade",
+    "te",
+];
+
+fn build_response(head: &ResponseHead, body: Bytes) -> HttpResponse {
+    let status = StatusCode::from_u16(head.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = Response::new(Full::new(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    for (name, value) in &head.headers {
+        if HOP_BY_HOP.contains(&name.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        if let (Ok(n), Ok(v)) = (
+            header::HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(value),
+        ) {
+            headers.append(n, v);
+        }
+    }
+    response
+}
+
+fn trace_headers(headers: &HeaderMap) -> Vec<(String, String)> {
+    const TRACE: [&str; 8] = [
+        "traceparent",
+        "tracestate",
+        "b3",
+        "x-b3-traceid",
+        "x-b3-spanid",
+        "x-b3-parentspanid",
+        "x-b3-sampled",
+        "x-request-id",
+    ];
+    TRACE
+        .iter()
+        .filter_map(|name| {
+            headers
+                .get(*name)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| (name.to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+fn preflight(headers: &HeaderMap) -> HttpResponse {
+    let mut r = Response::new(Full::default());
+    let out = r.headers_mut();
+    out.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    if let Some(m) = headers.get(header::ACCESS_CONTROL_REQUEST_METHOD) {
+        out.insert(header::ACCESS_CONTROL_ALLOW_METHODS, m.clone());
+    }
+    if let Some(h) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
+        out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, h.clone());
+    }
+    r
+}
+
+fn too_large(limit: usize) -> HttpResponse {
+    text(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload Too Large: the limit is {limit} bytes"),
+    )
+}
+
+fn with_cors(r: Result<HttpResponse, http::Error>) -> HttpResponse {
+    let mut r = r.unwrap_or_else(|_| Response::new(Full::default()));
+    r.headers_mut()
+        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    r
+}
+
+fn text(status: StatusCode, body: impl Into<Bytes>) -> HttpResponse {
+    with_cors(
+        Response::builder()
+            .status(status)
+            .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+            .body(Full::new(body.into())),
+    )
+}
+
+fn json(status: StatusCode, value: &serde_json::Value) -> HttpResponse {
+    with_cors(
+        Response::builder()
+            .status(status)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Full::new(Bytes::from(value.to_string()))),
+    )
+}
+
+/// Binds `addr` and serves until `shutdown`.
+pub async fn bind_and_serve(
+    node: Arc<Node>,
+    addr: SocketAddr,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr).await?;
+    node.serve(listener, shutdown).await
+}

@@ -1,0 +1,393 @@
+//! Shoal Function modules as OCI artifacts, in the CNCF Wasm layout: a config
+//! of media type `application/vnd.wasm.config.v0+json` and one
+//! `application/wasm` layer, with annotations naming the Function, the hash
+//! of its source and the engine it was built for.
+//!
+//! This crate owns the artifact format and registry traffic (push, pull,
+//! digest checks, auth). It does not build or run modules.
+
+use std::collections::BTreeMap;
+
+use oci_client::{
+    Client, Reference,
+    client::{ClientConfig, ClientProtocol, Config, ImageLayer},
+    manifest::{OciDescriptor, OciImageManifest},
+    secrets::RegistryAuth,
+};
+use serde::{Deserialize, Serialize};
+
+pub use oci_client::Reference as ArtifactReference;
+
+/// Media type of the artifact config (CNCF Wasm OCI artifact layout).
+pub const WASM_CONFIG_MEDIA_TYPE: &str = "application/vnd.wasm.config.v0+json";
+/// Media type of the module layer.
+pub const WASM_LAYER_MEDIA_TYPE: &str = "application/wasm";
+/// Annotation: the Function's `namespace/name`.
+pub const ANNOTATION_FUNCTION: &str = "dev.shoal.function";
+/// Annotation: [`shoal_api::BuildInputs::hash`] of the source.
+pub const ANNOTATION_SOURCE_HASH: &str = "dev.shoal.source.sha256";
+/// Annotation: the engine the module was generated against.
+pub const ANNOTATION_ENGINE: &str = "dev.shoal.engine.version";
+/// Annotation: `dynamic` or `static`.
+pub const ANNOTATION_LINKING: &str = "dev.shoal.linking";
+const ANNOTATION_TITLE: &str = "org.opencontainers.image.title";
+const ANNOTATION_CREATED: &str = "org.opencontainers.image.created";
+
+/// Errors talking to a registry or checking what it sent.
+#[derive(Debug, thiserror::Error)]
+pub enum OciError {
+    /// The reference does not parse.
+    #[error("invalid artifact reference {reference:?}: {message}")]
+    Reference {
+        /// What was given.
+        reference: String,
+        /// Why it is wrong.
+        message: String,
+    },
+    /// The registry could not be reached or refused the request.
+    #[error("registry {registry}: {message}")]
+    Registry {
+        /// The registry host.
+        registry: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The content does not match the digest it was asked for or described by.
+    #[error("digest mismatch for {what}: expected {expected}, got {actual}")]
+    DigestMismatch {
+        /// The manifest or the layer.
+        what: String,
+        /// The digest that was asked for.
+        expected: String,
+        /// The digest of what arrived.
+        actual: String,
+    },
+    /// The artifact is not a Shoal Wasm module.
+    #[error("{0} is not a Wasm module artifact: {1}")]
+    NotWasm(String, String),
+}
+
+/// Registry credentials.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Credentials {
+    /// No credentials.
+    #[default]
+    Anonymous,
+    /// HTTP basic auth.
+    Basic {
+        /// User name.
+        username: String,
+        /// Password or token.
+        password: String,
+    },
+}
+
+impl Credentials {
+    fn to_auth(&self) -> RegistryAuth {
+        match self {
+            Self::Anonymous => RegistryAuth::Anonymous,
+            Self::Basic { username, password } => RegistryAuth::Basic(username.clone(), password.clone()),
+        }
+    }
+}
+
+/// Metadata recorded with a module.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ArtifactMetadata {
+    /// `namespace/name` of the Function.
+    pub function: String,
+    /// Hash of the build inputs.
+    pub source_hash: String,
+    /// Engine version the module needs.
+    pub engine_version: String,
+    /// `dynamic` or `static`.
+    pub linking: String,
+}
+
+/// The config blob (CNCF Wasm layout).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WasmConfig {
+    created: String,
+    author: String,
+    architecture: String,
+    os: String,
+    layer_digests: Vec<String>,
+}
+
+/// A pushed artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pushed {
+    /// `registry/repository@sha256:...`: the immutable reference.
+    pub pinned: String,
+    /// The manifest digest.
+    pub digest: String,
+}
+
+/// A pulled module.
+#[derive(Debug, Clone)]
+pub struct Pulled {
+    /// The module bytes (verified against the layer digest).
+    pub wasm: Vec<u8>,
+    /// The manifest digest (verified against the reference, if it had one).
+    pub digest: String,
+    /// Metadata from the manifest annotations.
+    pub metadata: ArtifactMetadata,
+}
+
+/// Talks to OCI registries.
+#[derive(Clone)]
+pub struct Registry {
+    client: Client,
+    credentials: Credentials,
+}
+
+/// Whether to speak plain HTTP.
+#[derive(Debug, Clone, Default)]
+pub enum Transport {
+    /// HTTPS everywhere.
+    #[default]
+    Https,
+    /// Plain HTTP everywhere (local registries).
+    Http,
+    /// HTTPS except for these `host:port` registries.
+    HttpFor(Vec<String>),
+}
+
+impl Registry {
+    /// A client with the given transport and credentials.
+    pub fn new(transport: Transport, credentials: Credentials) -> Self {
+        let protocol = match transport {
+            Transport::Https => ClientProtocol::Https,
+            Transport::Http => ClientProtocol::Http,
+            Transport::HttpFor(hosts) => ClientProtocol::HttpsExcept(hosts),
+        };
+        let client = Client::new(ClientConfig {
+            protocol,
+            ..Default::default()
+        });
+        Self { client, credentials }
+    }
+
+    /// A client that uses plain HTTP for loopback registries and HTTPS
+    /// elsewhere, as `docker` does for `localhost`.
+    pub fn for_reference(reference: &str, credentials: Credentials) -> Self {
+        let transport = match parse(reference) {
+            Ok(r) if is_loopback(r.registry()) => Transport::HttpFor(vec![r.registry().to_string()]),
+            _ => Transport::Https,
+        };
+        Self::new(transport, credentials)
+    }
+
+    /// Pushes a module, returning the digest-pinned reference.
+    pub async fn push(&self, reference: &str, wasm: &[u8], metadata: &ArtifactMetadata) -> Result<Pushed, OciError> {
+        let image = parse(reference)?;
+        let layer = ImageLayer::new(wasm.to_vec(), WASM_LAYER_MEDIA_TYPE.to_string(), None);
+        let layer_digest = sha256_digest(wasm);
+        let created = now_rfc3339();
+        let config = WasmConfig {
+            created: created.clone(),
+            author: "shoal".into(),
+            architecture: "wasm".into(),
+            os: "wasip1".into(),
+            layer_digests: vec![layer_digest],
+        };
+        let config_bytes =
+            serde_json::to_vec(&config).map_err(|e| OciError::NotWasm(reference.into(), e.to_string()))?;
+        let config = Config::new(config_bytes, WASM_CONFIG_MEDIA_TYPE.to_string(), None);
+        let mut annotations = BTreeMap::new();
+        annotations.insert(
+            ANNOTATION_TITLE.to_string(),
+            format!("{}.wasm", metadata.function.replace('/', "-")),
+        );
+        annotations.insert(ANNOTATION_CREATED.to_string(), created);
+        annotations.insert(ANNOTATION_FUNCTION.to_string(), metadata.function.clone());
+        annotations.insert(ANNOTATION_SOURCE_HASH.to_string(), metadata.source_hash.clone());
+        annotations.insert(ANNOTATION_ENGINE.to_string(), metadata.engine_version.clone());
+        annotations.insert(ANNOTATION_LINKING.to_string(), metadata.linking.clone());
+        let layers = [layer];
+        let manifest = OciImageManifest::build(&layers, &config, Some(annotations));
+        let manifest_bytes =
+            serde_json::to_vec(&manifest).map_err(|e| OciError::NotWasm(reference.into(), e.to_string()))?;
+        let digest = sha256_digest(&manifest_bytes);
+
+        // Push blobs and then the exact manifest bytes hashed above, so the
+        // digest returned is the digest the registry stores.
+        let auth = self.credentials.to_auth();
+        self.client.store_auth_if_needed(image.resolve_registry(), &auth).await;
+        self.client
+            .push_blob(&image, config.data.clone(), &manifest.config.digest)
+            .await
+            .map_err(|e| registry_error(&image, e))?;
+        for (layer, descriptor) in layers.iter().zip(&manifest.layers) {
+            self.client
+                .push_blob(&image, layer.data.clone(), &descriptor.digest)
+                .await
+                .map_err(|e| registry_error(&image, e))?;
+        }
+        if let Some(asked) = image.digest()
+            && asked != digest
+        {
+            return Err(OciError::DigestMismatch {
+                what: format!("the manifest pushed to {reference}"),
+                expected: asked.into(),
+                actual: digest,
+            });
+        }
+        self.client
+            .push_manifest_raw(
+                &image,
+                manifest_bytes,
+                http::HeaderValue::from_static(oci_client::manifest::OCI_IMAGE_MEDIA_TYPE),
+            )
+            .await
+            .map_err(|e| registry_error(&image, e))?;
+        Ok(Pushed {
+            pinned: format!("{}/{}@{digest}", image.registry(), image.repository()),
+            digest,
+        })
+    }
+
+    /// Pulls a module by tag or digest. The manifest must match the
+    /// reference's digest (when it has one) and `expected_digest` (when
+    /// given); the layer must match its descriptor.
+    pub async fn pull(&self, reference: &str, expected_digest: Option<&str>) -> Result<Pulled, OciError> {
+        let image = parse(reference)?;
+        let auth = self.credentials.to_auth();
+        let (manifest_bytes, _) = self
+            .client
+            .pull_manifest_raw(
+                &image,
+                &auth,
+                &[
+                    oci_client::manifest::OCI_IMAGE_MEDIA_TYPE,
+                    oci_client::manifest::IMAGE_MANIFEST_MEDIA_TYPE,
+                ],
+            )
+            .await
+            .map_err(|e| registry_error(&image, e))?;
+        let actual = sha256_digest(&manifest_bytes);
+        for expected in [image.digest(), expected_digest].into_iter().flatten() {
+            if expected != actual {
+                return Err(OciError::DigestMismatch {
+                    what: format!("the manifest of {reference}"),
+                    expected: expected.to_string(),
+                    actual,
+                });
+            }
+        }
+        let manifest: OciImageManifest = serde_json::from_slice(&manifest_bytes)
+            .map_err(|e| OciError::NotWasm(reference.into(), format!("manifest: {e}")))?;
+        if manifest.config.media_type != WASM_CONFIG_MEDIA_TYPE {
+            return Err(OciError::NotWasm(
+                reference.into(),
+                format!("config media type is {}", manifest.config.media_type),
+            ));
+        }
+        let layer: &OciDescriptor = match manifest.layers.as_slice() {
+            [one] if one.media_type == WASM_LAYER_MEDIA_TYPE => one,
+            _ => {
+                return Err(OciError::NotWasm(
+                    reference.into(),
+                    format!("expected one {WASM_LAYER_MEDIA_TYPE} layer"),
+                ));
+            }
+        };
+        let mut wasm = Vec::with_capacity(layer.size.max(0) as usize);
+        self.client
+            .pull_blob(&image, layer, &mut wasm)
+            .await
+            .map_err(|e| registry_error(&image, e))?;
+        let layer_actual = sha256_digest(&wasm);
+        if layer_actual != layer.digest {
+            return Err(OciError::DigestMismatch {
+                what: format!("the module layer of {reference}"),
+                expected: layer.digest.clone(),
+                actual: layer_actual,
+            });
+        }
+        let annotations = manifest.annotations.unwrap_or_default();
+        let get = |k: &str| annotations.get(k).cloned().unwrap_or_default();
+        Ok(Pulled {
+            wasm,
+            digest: actual,
+            metadata: ArtifactMetadata {
+                function: get(ANNOTATION_FUNCTION),
+                source_hash: get(ANNOTATION_SOURCE_HASH),
+                engine_version: get(ANNOTATION_ENGINE),
+                linking: get(ANNOTATION_LINKING),
+            },
+        })
+    }
+}
+
+fn parse(reference: &str) -> Result<Reference, OciError> {
+    reference.parse::<Reference>().map_err(|e| OciError::Reference {
+        reference: reference.to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn is_loopback(registry: &str) -> bool {
+    let host = registry.rsplit_once(':').map_or(registry, |(h, _)| h);
+    host == "localhost" || host == "127.0.0.1" || host == "[::1]" || host.starts_with("127.")
+}
+
+fn registry_error(image: &Reference, e: oci_client::errors::OciDistributionError) -> OciError {
+    let mut message = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        source = s.source();
+    }
+    OciError::Registry {
+        registry: image.registry().to_string(),
+        message,
+    }
+}
+
+/// `sha256:<hex>` of some bytes, as OCI writes digests.
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
+}
+
+fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    // Civil date from days since the epoch (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_registries_are_recognised() {
+        assert!(is_loopback("127.0.0.1:5000"));
+        assert!(is_loopback("localhost:5000"));
+        assert!(!is_loopback("ghcr.io"));
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339() {
+        let t = now_rfc3339();
+        assert_eq!(t.len(), 20, "{t}");
+        assert!(t.starts_with("20") && t.ends_with('Z'));
+    }
+}

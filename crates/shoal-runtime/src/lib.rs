@@ -1,0 +1,419 @@
+//! Shoal's WebAssembly host: one wasmtime [`Engine`], Shoal's JavaScript
+//! engine plugin compiled once, Function modules compiled once, and a fresh,
+//! limited sandbox for every request.
+//!
+//! Lifetimes, from longest to shortest:
+//! - [`Runtime`]: one per process. Owns the `Engine`, the epoch ticker that
+//!   bounds CPU time, and the engine plugin's `InstancePre`.
+//! - [`FunctionModule`]: one per Function version. A dynamically linked module
+//!   (a few KB of bytecode importing the engine) or a static one.
+//! - a `Store`: one per request, dropped when it ends, so nothing a request
+//!   does can leak into the next one.
+//!
+//! This crate knows nothing about HTTP, Kubernetes or where modules come from;
+//! it turns a request frame into a response frame or a typed failure.
+
+mod cache;
+mod limits;
+
+use std::{
+    path::PathBuf,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use wasmtime::{
+    Config, Engine, Extern, Instance, InstanceAllocationStrategy, InstancePre, Linker, Module, OptLevel,
+    PoolingAllocationConfig, Store, UpdateDeadline,
+};
+use wasmtime_wasi::{
+    WasiCtxBuilder,
+    p1::WasiP1Ctx,
+    p2::pipe::{MemoryInputPipe, MemoryOutputPipe},
+};
+
+pub use cache::ModuleCache;
+use limits::{DeadlineExceeded, RequestLimiter};
+
+/// How often the epoch advances. Bounds how late a timeout fires and how
+/// long a busy guest holds a worker thread before yielding.
+pub const EPOCH_TICK: Duration = Duration::from_millis(5);
+
+/// Errors setting the runtime up or loading a module.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// wasmtime refused the configuration.
+    #[error("configuring wasmtime: {0}")]
+    Config(String),
+    /// The bytes are not a module this runtime can run.
+    #[error("the module cannot be loaded: {0}")]
+    InvalidModule(String),
+    /// The precompiled-module cache failed.
+    #[error("module cache: {0}")]
+    Cache(#[from] std::io::Error),
+}
+
+/// Why a request did not produce a response.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvokeError {
+    /// The guest ran past its deadline and was interrupted.
+    #[error("the Function ran longer than its {0:?} timeout")]
+    Timeout(Duration),
+    /// The guest tried to grow its memory past the limit.
+    #[error("the Function exceeded its memory limit of {limit} bytes")]
+    MemoryExceeded {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The guest trapped or failed; the message is wasmtime's.
+    #[error("the Function trapped: {0}")]
+    Trap(String),
+    /// The sandbox could not be created (for example the instance pool is
+    /// exhausted).
+    #[error("no sandbox available: {0}")]
+    Instantiate(String),
+}
+
+/// Engine-wide settings.
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    /// Use the pooling instance allocator (fast instantiation, preallocated
+    /// slots) rather than on-demand mmap.
+    pub pooling: bool,
+    /// Concurrent sandboxes the pool holds; ignored without pooling.
+    pub pool_instances: u32,
+    /// Largest linear memory a sandbox may have, in bytes.
+    pub max_memory_bytes: usize,
+    /// Copy-on-write memory images for module data (instantiation maps the
+    /// initial heap instead of copying it).
+    pub copy_on_write: bool,
+    /// Where precompiled modules are cached on disk; none disables the cache.
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        Self {
+            pooling: true,
+            pool_instances: 1000,
+            max_memory_bytes: 2 << 30,
+            copy_on_write: true,
+            cache_dir: None,
+        }
+    }
+}
+
+/// Per-request limits.
+#[derive(Debug, Clone, Copy)]
+pub struct InvokeLimits {
+    /// Wall-clock time the guest may run.
+    pub timeout: Duration,
+    /// Linear memory the guest may use, in bytes.
+    pub memory_bytes: usize,
+    /// Largest response frame accepted, in bytes.
+    pub max_output_bytes: usize,
+}
+
+impl Default for InvokeLimits {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(180),
+            memory_bytes: 1 << 30,
+            max_output_bytes: 64 << 20,
+        }
+    }
+}
+
+/// What a request produced.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// Everything the guest wrote to stdout: the response frame.
+    pub stdout: Bytes,
+    /// Everything the guest wrote to stderr (console output), truncated.
+    pub stderr: Bytes,
+    /// Set when the guest did not run to completion.
+    pub error: Option<InvokeError>,
+    /// Time to create the sandbox.
+    pub instantiate_time: Duration,
+    /// Time the guest ran.
+    pub run_time: Duration,
+}
+
+struct RequestState {
+    wasi: WasiP1Ctx,
+    limiter: RequestLimiter,
+    deadline: Instant,
+}
+
+/// How a Function module gets the JavaScript engine.
+enum Linking {
+    /// Imports the engine's exports from [`shoal_engine::IMPORT_NAMESPACE`];
+    /// `imports` are the export names in the module's import order.
+    Dynamic { module: Module, imports: Vec<String> },
+    /// Carries its own engine.
+    Static { pre: InstancePre<RequestState> },
+}
+
+/// A compiled Function module, ready to be instantiated per request.
+#[derive(Clone)]
+pub struct FunctionModule {
+    linking: Arc<Linking>,
+}
+
+impl FunctionModule {
+    /// Whether this module shares the node's engine (dynamic linking).
+    pub fn is_dynamic(&self) -> bool {
+        matches!(*self.linking, Linking::Dynamic { .. })
+    }
+
+    /// Bytes of compiled code and data this module keeps mapped.
+    pub fn code_bytes(&self) -> usize {
+        let module = match &*self.linking {
+            Linking::Dynamic { module, .. } => module,
+            Linking::Static { pre } => pre.module(),
+        };
+        let range = module.image_range();
+        (range.end as usize).saturating_sub(range.start as usize)
+    }
+}
+
+/// The process-wide WebAssembly host.
+pub struct Runtime {
+    engine: Engine,
+    linker: Linker<RequestState>,
+    js_engine: InstancePre<RequestState>,
+    cache: Option<ModuleCache>,
+    _ticker: EpochTicker,
+}
+
+impl Runtime {
+    /// Builds the engine and compiles (or loads from the cache) the
+    /// JavaScript engine plugin. Takes about a second without a cache.
+    pub fn new(config: &RuntimeConfig) -> Result<Self, RuntimeError> {
+        let mut wasm_config = Config::new();
+        wasm_config
+            .epoch_interruption(true)
+            .cranelift_opt_level(OptLevel::Speed)
+            .memory_init_cow(config.copy_on_write)
+            .parallel_compilation(true);
+        if config.pooling {
+            let mut pool = PoolingAllocationConfig::new();
+            // Dynamic linking uses two core instances per request (the
+            // engine and the Function) sharing the engine's one memory.
+            pool.total_core_instances(config.pool_instances.saturating_mul(2))
+                .total_memories(config.pool_instances)
+                .total_tables(config.pool_instances.saturating_mul(2))
+                .max_memory_size(config.max_memory_bytes)
+                .max_core_instances_per_component(4);
+            wasm_config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        }
+        let engine = Engine::new(&wasm_config).map_err(|e| RuntimeError::Config(e.to_string()))?;
+        let cache = config
+            .cache_dir
+            .as_ref()
+            .map(|dir| ModuleCache::new(&engine, dir.clone()))
+            .transpose()?;
+
+        let mut linker: Linker<RequestState> = Linker::new(&engine);
+        wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut RequestState| &mut s.wasi)
+            .map_err(|e| RuntimeError::Config(e.to_string()))?;
+
+        let engine_module = compile(&engine, cache.as_ref(), shoal_engine::ENGINE_WASM)?;
+        let js_engine = linker
+            .instantiate_pre(&engine_module)
+            .map_err(|e| RuntimeError::InvalidModule(format!("the JavaScript engine: {e}")))?;
+        let ticker = EpochTicker::start(&engine);
+        Ok(Self {
+            engine,
+            linker,
+            js_engine,
+            cache,
+            _ticker: ticker,
+        })
+    }
+
+    /// The wasmtime engine (for callers that precompile).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The on-disk cache of precompiled modules, if configured.
+    pub fn cache(&self) -> Option<&ModuleCache> {
+        self.cache.as_ref()
+    }
+
+    /// Compiles (or loads from the cache) a Function module and links it.
+    pub fn load(&self, wasm: &[u8]) -> Result<FunctionModule, RuntimeError> {
+        let module = compile(&self.engine, self.cache.as_ref(), wasm)?;
+        self.link(module)
+    }
+
+    fn link(&self, module: Module) -> Result<FunctionModule, RuntimeError> {
+        let from_engine = module.imports().any(|i| i.module() == shoal_engine::IMPORT_NAMESPACE);
+        let linking = if from_engine {
+            let mut imports = Vec::new();
+            for import in module.imports() {
+                if import.module() != shoal_engine::IMPORT_NAMESPACE {
+                    return Err(RuntimeError::InvalidModule(format!(
+                        "a dynamically linked Function may import only from {}, not {}::{}",
+                        shoal_engine::IMPORT_NAMESPACE,
+                        import.module(),
+                        import.name()
+                    )));
+                }
+                if self.js_engine.module().get_export(import.name()).is_none() {
+                    return Err(RuntimeError::InvalidModule(format!(
+                        "the module needs {} from the engine, which this engine does not export (built for another engine version?)",
+                        import.name()
+                    )));
+                }
+                imports.push(import.name().to_string());
+            }
+            Linking::Dynamic { module, imports }
+        } else {
+            let pre = self
+                .linker
+                .instantiate_pre(&module)
+                .map_err(|e| RuntimeError::InvalidModule(e.to_string()))?;
+            Linking::Static { pre }
+        };
+        Ok(FunctionModule {
+            linking: Arc::new(linking),
+        })
+    }
+
+    /// Runs one request in a fresh sandbox: `input` goes to the guest's stdin,
+    /// its stdout and stderr come back.
+    pub async fn invoke(&self, function: &FunctionModule, input: Bytes, limits: InvokeLimits) -> Invocation {
+        let started = Instant::now();
+        let stdout = MemoryOutputPipe::new(limits.max_output_bytes);
+        let stderr = MemoryOutputPipe::new(64 * 1024);
+        let wasi = WasiCtxBuilder::new()
+            .stdin(MemoryInputPipe::new(input))
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .build_p1();
+        let mut store = Store::new(
+            &self.engine,
+            RequestState {
+                wasi,
+                limiter: RequestLimiter::new(limits.memory_bytes),
+                deadline: started + limits.timeout,
+            },
+        );
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|ctx| {
+            if Instant::now() >= ctx.data().deadline {
+                return Err(DeadlineExceeded.into());
+            }
+            // Yield so one busy guest cannot starve the executor thread.
+            Ok(UpdateDeadline::Yield(1))
+        });
+
+        let entry = match self.instantiate(&mut store, function).await {
+            Ok(instance) => instance.get_typed_func::<(), ()>(&mut store, "_start"),
+            Err(e) => Err(e),
+        };
+        let instantiate_time = started.elapsed();
+        let mut error = None;
+        match entry {
+            Err(e) => error = Some(classify(e, &store, limits)),
+            Ok(start) => {
+                if let Err(e) = start.call_async(&mut store, ()).await {
+                    error = Some(classify(e, &store, limits));
+                }
+            }
+        }
+        let run_time = started.elapsed() - instantiate_time;
+        drop(store);
+        Invocation {
+            stdout: stdout.contents(),
+            stderr: stderr.contents(),
+            error,
+            instantiate_time,
+            run_time,
+        }
+    }
+
+    async fn instantiate(
+        &self,
+        store: &mut Store<RequestState>,
+        function: &FunctionModule,
+    ) -> wasmtime::Result<Instance> {
+        match &*function.linking {
+            Linking::Static { pre } => pre.instantiate_async(&mut *store).await,
+            Linking::Dynamic { module, imports } => {
+                let js = self.js_engine.instantiate_async(&mut *store).await?;
+                let mut externs: Vec<Extern> = Vec::with_capacity(imports.len());
+                for name in imports {
+                    let export = js
+                        .get_export(&mut *store, name)
+                        .ok_or_else(|| wasmtime::Error::msg(format!("engine export {name} missing")))?;
+                    externs.push(export);
+                }
+                Instance::new_async(&mut *store, module, &externs).await
+            }
+        }
+    }
+}
+
+fn compile(engine: &Engine, cache: Option<&ModuleCache>, wasm: &[u8]) -> Result<Module, RuntimeError> {
+    match cache {
+        Some(cache) => cache.load_or_compile(engine, wasm),
+        None => Module::new(engine, wasm).map_err(|e| RuntimeError::InvalidModule(format!("{e:#}"))),
+    }
+}
+
+fn classify(e: wasmtime::Error, store: &Store<RequestState>, limits: InvokeLimits) -> InvokeError {
+    if e.is::<DeadlineExceeded>() {
+        return InvokeError::Timeout(limits.timeout);
+    }
+    if store.data().limiter.exceeded() {
+        return InvokeError::MemoryExceeded {
+            limit: limits.memory_bytes,
+        };
+    }
+    if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        return InvokeError::Trap(format!("the Function exited with code {}", exit.0));
+    }
+    let message = format!("{e:#}");
+    if message.contains("instance") && message.contains("limit") || message.contains("pooling") {
+        return InvokeError::Instantiate(message);
+    }
+    InvokeError::Trap(message)
+}
+
+/// Advances the engine's epoch every [`EPOCH_TICK`] until the runtime is
+/// dropped.
+struct EpochTicker {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl EpochTicker {
+    fn start(engine: &Engine) -> Self {
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let weak = engine.weak();
+        let flag = stop.clone();
+        std::thread::Builder::new()
+            .name("shoal-epoch".into())
+            .spawn(move || {
+                while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::sleep(EPOCH_TICK);
+                    match weak.upgrade() {
+                        Some(engine) => engine.increment_epoch(),
+                        None => break,
+                    }
+                }
+            })
+            .ok();
+        Self { stop }
+    }
+}
+
+impl Drop for EpochTicker {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,105 @@
+//! `shoal build`: one Function to a Wasm module, optionally pushed.
+
+use std::{path::PathBuf, sync::Arc, time::Instant};
+
+use anyhow::Context;
+use clap::Args;
+use shoal_build::{Builder, JsTools, Linking};
+use shoal_oci::{ArtifactMetadata, Credentials, Registry};
+use shoal_runtime::{Runtime, RuntimeConfig};
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// A .js file, a folder with handler.js (+ package.json), or a Kyma Function YAML.
+    path: PathBuf,
+    /// Where to write the module (default: <name>.wasm, unless --push is given).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Push the module to this OCI reference (registry/repository:tag).
+    #[arg(long)]
+    push: Option<String>,
+    /// dynamic: a small module sharing the node's engine; static: self-contained.
+    #[arg(long, default_value = "dynamic")]
+    linking: Linking,
+    /// Registry user for --push (anonymous when unset).
+    #[arg(long, env = "SHOAL_REGISTRY_USER")]
+    registry_user: Option<String>,
+    /// Registry password for --push.
+    #[arg(long, env = "SHOAL_REGISTRY_PASSWORD", hide_env_values = true)]
+    registry_password: Option<String>,
+}
+
+/// Where precompiled modules are cached: `SHOAL_CACHE_DIR`, else the user's
+/// cache folder, so repeated runs skip compiling the engine.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    std::env::var_os("SHOAL_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("shoal")))
+        .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/shoal")))
+}
+
+/// A runtime for checking built modules (no instance pool: one probe at a time).
+fn build_runtime() -> anyhow::Result<Arc<Runtime>> {
+    let config = RuntimeConfig {
+        pooling: false,
+        cache_dir: default_cache_dir(),
+        ..RuntimeConfig::default()
+    };
+    Ok(Arc::new(Runtime::new(&config)?))
+}
+
+pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let source = shoal_build::load_function(&args.path)?;
+    let builder = Builder::new(JsTools::locate(), build_runtime()?);
+    let built = builder.build(&source.inputs, args.linking).await?;
+    let digest = shoal_oci::sha256_digest(&built.wasm);
+    let t = &built.timings;
+    println!(
+        "built {}/{} ({} linking): {} bytes, {digest}",
+        source.namespace,
+        source.name,
+        built.linking,
+        built.wasm.len()
+    );
+    println!(
+        "  in {:.2} s (npm {} ms, bundle {} ms, codegen {} ms, check {} ms); engine {} ({} bytes)",
+        t.total.as_secs_f64(),
+        t.npm.as_millis(),
+        t.bundle.as_millis(),
+        t.codegen.as_millis(),
+        t.check.as_millis(),
+        built.engine_version,
+        shoal_engine::ENGINE_WASM.len()
+    );
+
+    let output = args.output.or_else(|| {
+        args.push
+            .is_none()
+            .then(|| PathBuf::from(format!("{}.wasm", source.name)))
+    });
+    if let Some(output) = output {
+        std::fs::write(&output, &built.wasm).with_context(|| format!("writing {}", output.display()))?;
+        println!("  wrote {}", output.display());
+    }
+    if let Some(reference) = args.push {
+        let credentials = match (args.registry_user, args.registry_password) {
+            (Some(username), Some(password)) => Credentials::Basic { username, password },
+            (None, None) => Credentials::Anonymous,
+            _ => anyhow::bail!("--registry-user and --registry-password go together"),
+        };
+        let metadata = ArtifactMetadata {
+            function: format!("{}/{}", source.namespace, source.name),
+            source_hash: built.source_hash.clone(),
+            engine_version: built.engine_version.clone(),
+            linking: built.linking.to_string(),
+        };
+        let pushed = Registry::for_reference(&reference, credentials)
+            .push(&reference, &built.wasm, &metadata)
+            .await
+            .with_context(|| format!("pushing to {reference}"))?;
+        println!("  pushed {}", pushed.pinned);
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), "build command finished");
+    Ok(())
+}

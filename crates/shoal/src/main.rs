@@ -1,0 +1,61 @@
+//! The `shoal` command.
+
+mod build;
+mod engine;
+mod node;
+mod node_support;
+mod up;
+
+use clap::{Parser, Subcommand};
+
+/// Shoal: Kyma Functions on a shared WebAssembly host.
+#[derive(Parser)]
+#[command(name = "shoal", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build a Function to a Wasm module (and optionally push it).
+    Build(build::BuildArgs),
+    /// Local mode: build every Function in a folder and serve them, rebuilding on change.
+    Up(up::UpArgs),
+    /// Run a node server for Functions published as OCI artifacts.
+    Node(node::NodeCmdArgs),
+    /// Initialize a freshly built engine plugin and record it (used by
+    /// crates/shoal-engine/build-engine.sh).
+    #[command(hide = true)]
+    EngineInit(engine::EngineInitArgs),
+}
+
+fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("SHOAL_LOG").unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: starting the async runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Build(args) => build::run(args).await,
+            Command::Up(args) => up::run(args).await,
+            Command::Node(args) => node::run(args).await,
+            Command::EngineInit(args) => engine::run(args).await,
+        }
+    });
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

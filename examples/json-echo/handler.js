@@ -1,0 +1,13 @@
+// JSON in, JSON out: echoes the body with a little arithmetic on it.
+module.exports = {
+  main(event) {
+    const data = event.data || {};
+    const numbers = Array.isArray(data.numbers) ? data.numbers : [];
+    return {
+      received: data,
+      count: numbers.length,
+      sum: numbers.reduce((a, b) => a + b, 0),
+      method: event.extensions.request.method,
+    };
+  },
+};

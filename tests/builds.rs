@@ -1,0 +1,153 @@
+//! Builds through the real pipeline (npm, esbuild, javy-codegen): Kyma's
+//! documented lodash samples, and every kind of bad input with its message.
+
+use shoal_build::{BuildError, BuildInputs, Linking};
+use shoal_tests::{Req, build, builder, invoke, runtime};
+
+const LODASH_DEPS_CJS: &str =
+    r#"{ "name": "hellobasic", "version": "0.0.1", "dependencies": { "lodash": "^4.17.20" } }"#;
+const LODASH_DEPS_ESM: &str =
+    r#"{ "name": "hellobasic", "version": "0.0.1", "type": "module", "dependencies": { "lodash": "^4.17.20" } }"#;
+
+#[tokio::test]
+async fn kyma_lodash_sample_commonjs() {
+    let module = build(
+        r#"const _ = require('lodash')
+module.exports = {
+  main: function(event, context) {
+    return _.kebabCase('Hello World from Node.js Function');
+  }
+}"#,
+        Some(LODASH_DEPS_CJS),
+    )
+    .await;
+    let r = invoke(&module, Req::get("/")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.text(), "hello-world-from-node-js-function");
+}
+
+#[tokio::test]
+async fn kyma_lodash_sample_esm() {
+    let module = build(
+        r#"import _ from "lodash";
+export function main(event, context) {
+  return _.kebabCase('Hello World from Node.js Function');
+}"#,
+        Some(LODASH_DEPS_ESM),
+    )
+    .await;
+    let r = invoke(&module, Req::get("/")).await;
+    assert_eq!(r.text(), "hello-world-from-node-js-function");
+}
+
+#[tokio::test]
+async fn static_linking_builds_a_self_contained_module() {
+    let inputs = inputs("module.exports = { main: () => ({ linked: 'static' }) };", None);
+    let dynamic = builder().build(&inputs, Linking::Dynamic).await.unwrap();
+    let fixed = builder().build(&inputs, Linking::Static).await.unwrap();
+    // The static module carries the whole engine; the dynamic one only bytecode.
+    assert!(fixed.wasm.len() > 1_000_000, "static: {}", fixed.wasm.len());
+    assert!(dynamic.wasm.len() < 64 * 1024, "dynamic: {}", dynamic.wasm.len());
+    let module = runtime().load(&fixed.wasm).unwrap();
+    assert!(!module.is_dynamic());
+    assert_eq!(invoke(&module, Req::get("/")).await.text(), r#"{"linked":"static"}"#);
+}
+
+fn inputs(source: &str, deps: Option<&str>) -> BuildInputs {
+    BuildInputs {
+        source: source.into(),
+        dependencies: deps.map(str::to_string),
+        runtime: "nodejs22".into(),
+    }
+}
+
+async fn build_error(source: &str, deps: Option<&str>) -> BuildError {
+    match builder().build(&inputs(source, deps), Linking::Dynamic).await {
+        Ok(_) => panic!("expected the build of {source:?} to fail"),
+        Err(e) => e,
+    }
+}
+
+#[tokio::test]
+async fn a_syntax_error_names_the_line_and_column() {
+    let e = build_error("module.exports = {\n  main(event) {\n    return 1 +;\n  }\n};\n", None).await;
+    assert!(matches!(e, BuildError::Bundle(_)), "{e:?}");
+    let message = e.to_string();
+    assert!(message.contains("handler.js:3:15"), "{message}");
+    assert!(message.contains("Unexpected"), "{message}");
+}
+
+#[tokio::test]
+async fn empty_source_is_refused() {
+    let e = build_error("  \n", None).await;
+    assert!(matches!(e, BuildError::Invalid(_)), "{e:?}");
+    assert!(e.to_string().contains("source is empty"), "{e}");
+}
+
+#[tokio::test]
+async fn unknown_and_unserved_runtimes_are_refused() {
+    let mut bad = inputs("module.exports = { main: () => 1 };", None);
+    bad.runtime = "ruby33".into();
+    let e = builder().build(&bad, Linking::Dynamic).await.unwrap_err();
+    assert!(e.to_string().contains("\"ruby33\" is unknown"), "{e}");
+    bad.runtime = "python312".into();
+    let e = builder().build(&bad, Linking::Dynamic).await.unwrap_err();
+    assert!(e.to_string().contains("Shoal runs Node.js Functions only"), "{e}");
+}
+
+#[tokio::test]
+async fn malformed_package_json_is_refused() {
+    let e = build_error(
+        "module.exports = { main: () => 1 };",
+        Some("{ \"dependencies\": { \"lodash\": }"),
+    )
+    .await;
+    assert!(matches!(e, BuildError::PackageJson(_)), "{e:?}");
+    assert!(e.to_string().contains("not valid JSON"), "{e}");
+    let e = build_error("module.exports = { main: () => 1 };", Some("lodash")).await;
+    assert!(e.to_string().contains("start with '{'"), "{e}");
+}
+
+#[tokio::test]
+async fn a_missing_npm_package_is_named() {
+    let e = build_error(
+        "module.exports = { main: () => 1 };",
+        Some(r#"{"dependencies": {"shoal-no-such-package-4f1c9a": "^1.0.0"}}"#),
+    )
+    .await;
+    assert!(matches!(e, BuildError::Npm(_)), "{e:?}");
+    let message = e.to_string();
+    assert!(message.contains("package not found"), "{message}");
+    assert!(message.contains("shoal-no-such-package-4f1c9a"), "{message}");
+}
+
+#[tokio::test]
+async fn a_node_builtin_the_engine_lacks_is_named() {
+    let e = build_error(
+        "const fs = require('fs');\nmodule.exports = { main: () => fs.readFileSync('/x') };",
+        None,
+    )
+    .await;
+    assert!(matches!(e, BuildError::NodeBuiltin(_)), "{e:?}");
+    assert!(e.to_string().contains("built-in module \"fs\""), "{e}");
+}
+
+#[tokio::test]
+async fn a_missing_main_is_a_build_error() {
+    let e = build_error("module.exports = { handler: () => 1 };", None).await;
+    assert!(matches!(e, BuildError::NoMain(_)), "{e:?}");
+    assert!(e.to_string().contains("does not export a main function"), "{e}");
+    let e = build_error("module.exports = { main: 'not callable' };", None).await;
+    assert!(e.to_string().contains("main is string"), "{e}");
+}
+
+#[tokio::test]
+async fn code_that_always_throws_at_load_is_a_build_error() {
+    let e = build_error(
+        "throw new Error('broken at load');\nmodule.exports = { main() {} };",
+        None,
+    )
+    .await;
+    assert!(matches!(e, BuildError::NoMain(_)), "{e:?}");
+    assert!(e.to_string().contains("broken at load"), "{e}");
+}

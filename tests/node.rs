@@ -1,0 +1,558 @@
+//! The node server over real TCP sockets: the Kyma HTTP contract, limits,
+//! faults in one Function never hurting its neighbours, hot updates.
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper_util::{client::legacy::Client, rt::TokioExecutor};
+use serde_json::json;
+use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, ModuleSource, Node, NodeConfig, TableConfig};
+use shoal_tests::{builder, runtime};
+use tokio::sync::oneshot;
+
+struct TestNode {
+    addr: std::net::SocketAddr,
+    table: Arc<FunctionTable>,
+    stop: Option<oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+impl TestNode {
+    async fn start(config: NodeConfig) -> Self {
+        let table = Arc::new(FunctionTable::new(runtime(), TableConfig::default()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let node = Node::new(table.clone(), config);
+        let (stop, stopped) = oneshot::channel::<()>();
+        let done = tokio::spawn(async move {
+            node.serve(listener, async move {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        });
+        Self {
+            addr,
+            table,
+            stop: Some(stop),
+            done,
+        }
+    }
+
+    async fn add(&self, ns: &str, name: &str, source: &str, config: FunctionConfig) {
+        let inputs = shoal_api::BuildInputs {
+            source: source.into(),
+            dependencies: None,
+            runtime: "nodejs22".into(),
+        };
+        let built = builder().build(&inputs, shoal_build::Linking::Dynamic).await.unwrap();
+        self.table.upsert(
+            FunctionKey::new(ns, name),
+            config,
+            ModuleSource::Bytes(Arc::new(built.wasm)),
+        );
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.done.await;
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: http::HeaderMap,
+    body: Bytes,
+}
+
+impl Reply {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.text()))
+    }
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+async fn send(req: http::Request<Full<Bytes>>) -> Reply {
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(req).await.expect("request failed");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Reply { status, headers, body }
+}
+
+fn get(url: &str) -> http::request::Builder {
+    http::Request::get(url)
+}
+
+fn empty(b: http::request::Builder) -> http::Request<Full<Bytes>> {
+    b.body(Full::default()).unwrap()
+}
+
+const ECHO: &str = r#"
+module.exports = {
+  main: async (event, context) => {
+    const req = event.extensions.request;
+    if (req.path === "/slow") { await new Promise((r) => setTimeout(r, Number(req.query.ms || 300))); return "slow done"; }
+    if (req.path === "/throw") throw "nope";
+    if (req.path === "/emit") { await event.emitCloudEvent("thing.happened", "/echo", { n: 1 }); return "emitted"; }
+    event.setResponseHeader("x-echo", "1");
+    return {
+      method: req.method, path: req.path, query: req.query, data: event.data,
+      type: event.data instanceof Uint8Array ? "bytes" : typeof event.data,
+      traceparent: req.headers["traceparent"], b3: req.headers["b3"], host: req.headers.host,
+      ceType: event["ce-type"], context, env: { FUNC_NAME: process.env.FUNC_NAME, SERVICE_NAMESPACE: process.env.SERVICE_NAMESPACE, FUNC_TIMEOUT: process.env.FUNC_TIMEOUT, COLOR: process.env.COLOR },
+    };
+  },
+};
+"#;
+
+fn echo_config() -> FunctionConfig {
+    let mut config = FunctionConfig::default();
+    config.env.insert("COLOR".into(), "teal".into());
+    config
+}
+
+#[tokio::test]
+async fn routes_by_host_and_by_path() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("shop", "echo", ECHO, echo_config()).await;
+    for host in ["echo.shop.svc.cluster.local", "echo.shop.svc:80", "echo.shop", "echo"] {
+        let r = send(empty(get(&node.url("/a/b?x=1")).header("host", host))).await;
+        assert_eq!(r.status, 200, "{host}: {}", r.text());
+        assert_eq!(r.json()["path"], "/a/b", "{host}");
+    }
+    // Path form for local use: /<namespace>/<name>/rest.
+    let r = send(empty(get(&node.url("/shop/echo/deep/path?x=1")))).await;
+    assert_eq!(r.json()["path"], "/deep/path");
+    assert_eq!(r.json()["query"], json!({"x": "1"}));
+
+    let r = send(empty(get(&node.url("/shop/nope/")))).await;
+    assert_eq!(r.status, 404);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert!(r.json()["tried"].to_string().contains("shop/nope"), "{}", r.text());
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn the_kyma_contract_over_http() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let url = node.url("/default/echo/items");
+
+    let r = send(
+        http::Request::post(&url)
+            .header("content-type", "application/json")
+            .body(Full::from(r#"{"a":1}"#))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(r.header("x-echo"), Some("1"));
+    let body = r.json();
+    assert_eq!(body["data"], json!({"a": 1}));
+    assert_eq!(body["method"], "POST");
+    assert_eq!(
+        body["context"],
+        json!({"function-name": "echo", "runtime": "nodejs24", "namespace": "default", "timeout": 180, "body-size-limit": 1})
+    );
+    assert_eq!(
+        body["env"],
+        json!({"FUNC_NAME": "echo", "SERVICE_NAMESPACE": "default", "FUNC_TIMEOUT": "180", "COLOR": "teal"})
+    );
+
+    let r = send(
+        http::Request::put(&url)
+            .header("content-type", "text/plain")
+            .body(Full::from("hi"))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (r.json()["type"].clone(), r.json()["data"].clone()),
+        (json!("string"), json!("hi"))
+    );
+    let r = send(
+        http::Request::post(&url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Full::from("a=1&b=2"))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.json()["data"], json!({"a": "1", "b": "2"}));
+    let r = send(
+        http::Request::post(&url)
+            .header("content-type", "image/png")
+            .body(Full::from(vec![1u8, 2, 3]))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.json()["type"], "bytes");
+
+    // Tracing headers reach the Function.
+    let r = send(empty(
+        get(&url)
+            .header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+            .header("b3", "80f198ee56343ba8-e457b5a2e4d86bd1-1"),
+    ))
+    .await;
+    assert_eq!(
+        r.json()["traceparent"],
+        "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+    );
+    assert_eq!(r.json()["b3"], "80f198ee56343ba8-e457b5a2e4d86bd1-1");
+
+    // Binary CloudEvent.
+    let r = send(
+        http::Request::post(&url)
+            .header("content-type", "application/json")
+            .header("ce-type", "t.created")
+            .header("ce-source", "/s")
+            .header("ce-specversion", "1.0")
+            .header("ce-id", "1")
+            .body(Full::from("{}"))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.json()["ceType"], "t.created");
+    // Structured CloudEvent.
+    let ce = json!({"specversion": "1.0", "type": "t.structured", "source": "/s", "id": "2", "data": {"k": "v"}});
+    let r = send(
+        http::Request::post(&url)
+            .header("content-type", "application/cloudevents+json")
+            .body(Full::from(ce.to_string()))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (r.json()["ceType"].clone(), r.json()["data"].clone()),
+        (json!("t.structured"), json!({"k": "v"}))
+    );
+
+    // A thrown string.
+    let r = send(empty(get(&node.url("/default/echo/throw")))).await;
+    assert_eq!((r.status, r.text()), (500, "nope".to_string()));
+
+    // CORS preflight echoes what was asked.
+    let r = send(empty(
+        http::Request::options(&url)
+            .header("access-control-request-method", "PATCH")
+            .header("access-control-request-headers", "x-token"),
+    ))
+    .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(r.header("access-control-allow-methods"), Some("PATCH"));
+    assert_eq!(r.header("access-control-allow-headers"), Some("x-token"));
+
+    let r = send(empty(get(&node.url("/healthz")))).await;
+    assert_eq!((r.status, r.text()), (200, "OK".to_string()));
+    let r = send(empty(get(&node.url("/favicon.ico")))).await;
+    assert_eq!(r.status, 204);
+
+    let r = send(empty(get(&node.url("/metrics")))).await;
+    let metrics = r.text();
+    assert!(
+        metrics.contains(r#"function_calls_total{namespace="default",name="echo"} 8"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"function_failures_total{namespace="default",name="echo"} 1"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"function_duration_seconds_count{namespace="default",name="echo"} 8"#),
+        "{metrics}"
+    );
+    assert!(metrics.contains("shoal_functions_loaded 1"), "{metrics}");
+    assert!(metrics.contains("shoal_instance_pool_slots"), "{metrics}");
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn h2c_prior_knowledge_works() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).http2_only(true).build_http();
+    let response = client.request(empty(get(&node.url("/default/echo/h2")))).await.unwrap();
+    assert_eq!(response.version(), http::Version::HTTP_2);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["path"],
+        "/h2"
+    );
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn emitted_events_are_posted_with_trace_headers() {
+    // A real HTTP server standing in for Kyma's publisher proxy.
+    let proxy = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let proxy_addr = proxy.local_addr().unwrap();
+    let (got_tx, got_rx) = oneshot::channel::<(http::HeaderMap, Bytes)>();
+    let got_tx = Arc::new(std::sync::Mutex::new(Some(got_tx)));
+    tokio::spawn(async move {
+        let (stream, _) = proxy.accept().await.unwrap();
+        let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+            let got_tx = got_tx.clone();
+            async move {
+                let headers = req.headers().clone();
+                let body = req.into_body().collect().await.unwrap().to_bytes();
+                if let Some(tx) = got_tx.lock().unwrap().take() {
+                    let _ = tx.send((headers, body));
+                }
+                Ok::<_, std::convert::Infallible>(http::Response::new(Full::<Bytes>::default()))
+            }
+        });
+        let _ = hyper::server::conn::http1::Builder::new()
+            .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+            .await;
+    });
+    let config = NodeConfig {
+        publisher_proxy: format!("http://{proxy_addr}/publish"),
+        ..NodeConfig::default()
+    };
+    let node = TestNode::start(config).await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let r = send(empty(get(&node.url("/default/echo/emit")).header(
+        "traceparent",
+        "00-11111111111111111111111111111111-2222222222222222-01",
+    )))
+    .await;
+    assert_eq!(r.text(), "emitted");
+    let (headers, body) = tokio::time::timeout(Duration::from_secs(10), got_rx)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(headers["content-type"], "application/cloudevents+json");
+    assert_eq!(
+        headers["traceparent"],
+        "00-11111111111111111111111111111111-2222222222222222-01"
+    );
+    let event: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        (event["type"].clone(), event["source"].clone(), event["data"].clone()),
+        (json!("thing.happened"), json!("/echo"), json!({"n": 1}))
+    );
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn a_spinning_function_gets_408_while_its_neighbour_answers() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    let short = FunctionConfig {
+        timeout: Duration::from_secs(1),
+        ..FunctionConfig::default()
+    };
+    node.add("default", "spin", "module.exports = { main() { for (;;) {} } };", short)
+        .await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let spin_url = node.url("/default/spin/");
+    let spinning = tokio::spawn(async move {
+        let started = Instant::now();
+        let r = send(empty(get(&spin_url))).await;
+        (r.status, r.text(), started.elapsed())
+    });
+    // While it spins, the neighbour keeps answering.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for _ in 0..5 {
+        let r = send(empty(get(&node.url("/default/echo/")))).await;
+        assert_eq!(r.status, 200);
+    }
+    let (status, text, elapsed) = spinning.await.unwrap();
+    assert_eq!(status, 408, "{text}");
+    assert!(
+        elapsed >= Duration::from_secs(1),
+        "interrupted at the timeout, not before: {elapsed:?}"
+    );
+    // And the spinner itself still serves its next request (and times out again).
+    assert_eq!(send(empty(get(&node.url("/healthz")))).await.status, 200);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn a_memory_bomb_fails_only_its_request() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    let xs = FunctionConfig {
+        memory_limit: 64 << 20,
+        ..FunctionConfig::default()
+    };
+    node.add(
+        "default",
+        "bomb",
+        "module.exports = { main(event) { if (event.extensions.request.path === '/ok') return 'small'; const a = []; for (;;) a.push(new Array(1e6).fill(7)); } };",
+        xs,
+    )
+    .await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let r = send(empty(get(&node.url("/default/bomb/")))).await;
+    assert_eq!(r.status, 500);
+    assert_eq!(r.text(), "Function exceeded its memory limit");
+    assert_eq!(send(empty(get(&node.url("/default/bomb/ok")))).await.text(), "small");
+    assert_eq!(send(empty(get(&node.url("/default/echo/")))).await.status, 200);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn a_10_mb_body_gets_413() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let big = vec![b'x'; 10 << 20];
+    let r = send(
+        http::Request::post(node.url("/default/echo/"))
+            .header("content-type", "text/plain")
+            .body(Full::from(big))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, 413);
+    // Just under the limit is fine.
+    let ok = vec![b'x'; (1 << 20) - 1];
+    let r = send(
+        http::Request::post(node.url("/default/echo/"))
+            .header("content-type", "text/plain")
+            .body(Full::from(ok))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn a_trapping_module_answers_500_and_the_node_lives_on() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    // Any module speaking the envelope can be served; this one traps at once.
+    let trap = br#"(module (memory (export "memory") 1) (func (export "_start") unreachable))"#.to_vec();
+    node.table.upsert(
+        FunctionKey::new("default", "trap"),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(Arc::new(trap)),
+    );
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let r = send(empty(get(&node.url("/default/trap/")))).await;
+    assert_eq!((r.status, r.text()), (500, "Internal server error".to_string()));
+    assert_eq!(send(empty(get(&node.url("/default/echo/")))).await.status, 200);
+    // A module that does not even compile is reported, not fatal.
+    node.table.upsert(
+        FunctionKey::new("default", "junk"),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(Arc::new(b"not wasm".to_vec())),
+    );
+    let r = send(empty(get(&node.url("/default/junk/")))).await;
+    assert_eq!((r.status, r.text()), (500, "User function not loaded".to_string()));
+    assert_eq!(send(empty(get(&node.url("/default/echo/")))).await.status, 200);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn past_the_concurrency_cap_is_503_with_retry_after() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    let one = FunctionConfig {
+        max_concurrency: 1,
+        ..FunctionConfig::default()
+    };
+    node.add("default", "echo", ECHO, one).await;
+    let slow_url = node.url("/default/echo/slow?ms=800");
+    let slow = tokio::spawn(async move { send(empty(get(&slow_url))).await.status });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = send(empty(get(&node.url("/default/echo/")))).await;
+    assert_eq!(r.status, 503);
+    assert_eq!(r.header("retry-after"), Some("1"));
+    assert_eq!(slow.await.unwrap(), 200);
+    assert_eq!(send(empty(get(&node.url("/default/echo/")))).await.status, 200);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn a_hot_update_lets_in_flight_requests_finish_on_their_version() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    let v1 = "module.exports = { main: async () => { await new Promise((r) => setTimeout(r, 600)); return 'v1'; } };";
+    let v2 = "module.exports = { main: () => 'v2' };";
+    node.add("default", "app", v1, FunctionConfig::default()).await;
+    let url = node.url("/default/app/");
+    let in_flight = {
+        let url = url.clone();
+        tokio::spawn(async move { send(empty(get(&url))).await.text() })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    node.add("default", "app", v2, FunctionConfig::default()).await;
+    assert_eq!(send(empty(get(&url))).await.text(), "v2");
+    assert_eq!(in_flight.await.unwrap(), "v1");
+    assert!(node.table.remove(&FunctionKey::new("default", "app")));
+    assert_eq!(send(empty(get(&url))).await.status, 404);
+    node.stop().await;
+}
+
+#[tokio::test]
+async fn idle_functions_are_evicted_beyond_the_budget_and_reload_on_demand() {
+    let table = Arc::new(FunctionTable::new(
+        runtime(),
+        TableConfig {
+            memory_budget: 1,
+            ..TableConfig::default()
+        },
+    ));
+    let inputs = shoal_api::BuildInputs {
+        source: "module.exports = { main: () => 'hi' };".into(),
+        dependencies: None,
+        runtime: "nodejs22".into(),
+    };
+    let wasm = Arc::new(
+        builder()
+            .build(&inputs, shoal_build::Linking::Dynamic)
+            .await
+            .unwrap()
+            .wasm,
+    );
+    let a = table.upsert(
+        FunctionKey::new("default", "a"),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(wasm.clone()),
+    );
+    let b = table.upsert(
+        FunctionKey::new("default", "b"),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(wasm),
+    );
+    table.module(&a).await.unwrap();
+    assert!(a.is_loaded());
+    table.module(&b).await.unwrap();
+    assert!(b.is_loaded() && !a.is_loaded(), "the least recently used one goes");
+    table.module(&a).await.unwrap();
+    assert!(a.is_loaded() && !b.is_loaded());
+    assert_eq!(table.stats.evictions.load(std::sync::atomic::Ordering::Relaxed), 2);
+}
+
+#[tokio::test]
+async fn shutdown_drains_in_flight_requests() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("default", "echo", ECHO, echo_config()).await;
+    let url = node.url("/default/echo/slow?ms=500");
+    let in_flight = tokio::spawn(async move { send(empty(get(&url))).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let addr = node.addr;
+    node.stop().await;
+    let r = in_flight.await.unwrap();
+    assert_eq!((r.status, r.text()), (200, "slow done".to_string()));
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "no longer accepting"
+    );
+}
