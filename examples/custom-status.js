@@ -1,4 +1,5 @@
 // Custom status codes and headers: 201 with a Location for POST, 405 otherwise.
+// curl: -i -X POST -H "Content-Type: application/json" -d '{"name":"pen"}'
 module.exports = {
   main(event, context, sendResponse) {
     const req = event.extensions.request;

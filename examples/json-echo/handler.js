@@ -1,4 +1,5 @@
 // JSON in, JSON out: echoes the body with a little arithmetic on it.
+// curl: -X POST -H "Content-Type: application/json" -d '{"numbers":[1,2,3]}'
 module.exports = {
   main(event) {
     const data = event.data || {};

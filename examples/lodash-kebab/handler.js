@@ -1,4 +1,5 @@
 // Kyma's documented dependency sample: lodash, installed from npm and bundled.
+// curl: -d "Shoal runs Kyma Functions" -H "Content-Type: text/plain"
 const _ = require("lodash");
 
 module.exports = {

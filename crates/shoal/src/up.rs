@@ -36,21 +36,18 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         .dir
         .canonicalize()
         .with_context(|| format!("{} does not exist", args.dir.display()))?;
-    let runtime = node_support::runtime(&args.node)?;
-    let table = Arc::new(FunctionTable::new(
-        runtime.clone(),
-        TableConfig {
-            memory_budget: args.node.memory_budget_mb << 20,
-            ..TableConfig::default()
-        },
-    ));
-    let builder = Builder::new(JsTools::locate(), runtime);
     JsTools::locate().check()?;
+    let runtime = node_support::runtime(&args.node)?;
+    let table_config = TableConfig {
+        memory_budget: args.node.memory_budget_mb << 20,
+        ..TableConfig::default()
+    };
+    let table = Arc::new(FunctionTable::new(runtime.clone(), table_config));
+    let builder = Builder::new(JsTools::locate(), runtime);
 
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
-    let mut watched = Watched::default();
     let paths = discover(&dir);
     if paths.is_empty() {
         anyhow::bail!(
@@ -59,8 +56,21 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         );
     }
     println!("building {} Functions from {} ...", paths.len(), dir.display());
-    for path in &paths {
-        watched.refresh(path, &builder, &table, args.linking, &args.node).await;
+    let mut watched = Watched::default();
+    // Two builds at a time: each is mostly one core of code generation.
+    let mut pending = paths.clone();
+    while !pending.is_empty() {
+        let batch: Vec<PathBuf> = pending.drain(..pending.len().min(2)).collect();
+        let mut builds = tokio::task::JoinSet::new();
+        for path in batch {
+            let (builder, node, linking) = (builder.clone(), args.node.clone(), args.linking);
+            builds.spawn(async move { build_one(path, &builder, linking, &node).await });
+        }
+        while let Some(done) = builds.join_next().await {
+            if let Ok(outcome) = done {
+                watched.apply(outcome, &table);
+            }
+        }
     }
     let node = Node::new(table.clone(), node_support::node_config(&args.node));
     println!(
@@ -69,13 +79,16 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         args.listen
     );
     for path in &paths {
-        if let Some(w) = watched.by_path.get(path)
-            && let Some(key) = &w.key
+        if let Some(WatchedFunction {
+            key: Some(key),
+            curl_args,
+            ..
+        }) = watched.by_path.get(path)
         {
-            println!("  {key:<32} {}", curl_line(args.listen, key, &w.curl_args));
+            println!("  {:<28} {}", key.to_string(), curl_line(args.listen, key, curl_args));
         }
     }
-    println!();
+    println!("\nEdit a file there and it is rebuilt and swapped in.\n");
 
     let watcher_table = table.clone();
     let node_args = args.node.clone();
@@ -91,17 +104,16 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
                 .cloned()
                 .collect::<Vec<_>>()
             {
-                if let Some(w) = watched.by_path.remove(&gone)
-                    && let Some(key) = w.key
-                {
+                if let Some(WatchedFunction { key: Some(key), .. }) = watched.by_path.remove(&gone) {
                     watcher_table.remove(&key);
                     println!("removed {key} ({} is gone)", gone.display());
                 }
             }
-            for path in &now {
-                watched
-                    .refresh(path, &builder, &watcher_table, linking, &node_args)
-                    .await;
+            for path in now {
+                if watched.by_path.get(&path).is_none_or(|w| w.stamp != stamp(&path)) {
+                    let outcome = build_one(path, &builder, linking, &node_args).await;
+                    watched.apply(outcome, &watcher_table);
+                }
             }
         }
     });
@@ -120,59 +132,70 @@ struct WatchedFunction {
     curl_args: String,
 }
 
-impl Watched {
-    /// Builds `path` if it is new or changed since last time; a failed
-    /// rebuild leaves the running version in place.
-    async fn refresh(
-        &mut self,
-        path: &Path,
-        builder: &Builder,
-        table: &FunctionTable,
-        linking: Linking,
-        node: &NodeArgs,
-    ) {
-        let stamp = stamp(path);
-        if self.by_path.get(path).is_some_and(|w| w.stamp == stamp) {
-            return;
-        }
-        let known = self.by_path.contains_key(path);
-        let previous_key = self.by_path.get(path).and_then(|w| w.key.clone());
-        self.by_path.insert(
-            path.to_path_buf(),
-            WatchedFunction {
-                stamp,
-                key: previous_key.clone(),
-                curl_args: String::new(),
-            },
-        );
-        let source = match shoal_build::load_function(path) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("✗ {}: {e}", path.display());
-                return;
-            }
-        };
+/// The result of building one path.
+struct Outcome {
+    path: PathBuf,
+    stamp: Vec<(PathBuf, SystemTime, u64)>,
+    result: Result<(FunctionKey, FunctionConfig, Vec<u8>, String, u128), String>,
+}
+
+async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &NodeArgs) -> Outcome {
+    let stamp = stamp(&path);
+    let result = async {
+        let source = shoal_build::load_function(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let key = FunctionKey::new(source.namespace.clone(), source.name.clone());
-        match builder.build(&source.inputs, linking).await {
-            Ok(built) => {
-                let config = function_config(&source, node);
-                table.upsert(key.clone(), config, ModuleSource::Bytes(Arc::new(built.wasm)));
-                let verb = if known { "rebuilt" } else { "built" };
-                println!("✓ {verb} {key} in {} ms", built.timings.total.as_millis());
-                if let Some(w) = self.by_path.get_mut(path) {
-                    w.key = Some(key);
-                    w.curl_args = curl_args(&source);
+        let built = builder
+            .build(&source.inputs, linking)
+            .await
+            .map_err(|e| format!("{key}: {e}"))?;
+        Ok((
+            key,
+            function_config(&source, node),
+            built.wasm,
+            curl_args(&source),
+            built.timings.total.as_millis(),
+        ))
+    }
+    .await;
+    Outcome { path, stamp, result }
+}
+
+impl Watched {
+    /// Records a build; a success is swapped in, a failure leaves the
+    /// running version (if any) in place.
+    fn apply(&mut self, outcome: Outcome, table: &FunctionTable) {
+        let previous = self.by_path.remove(&outcome.path);
+        let known = previous.as_ref().and_then(|w| w.key.clone());
+        let entry = match outcome.result {
+            Ok((key, config, wasm, curl_args, millis)) => {
+                if let Some(old) = known.filter(|k| k != &key) {
+                    table.remove(&old);
+                }
+                table.upsert(key.clone(), config, ModuleSource::Bytes(Arc::new(wasm)));
+                let verb = if previous.is_some() { "rebuilt" } else { "built" };
+                println!("✓ {verb} {key} in {millis} ms");
+                WatchedFunction {
+                    stamp: outcome.stamp,
+                    key: Some(key),
+                    curl_args,
                 }
             }
-            Err(e) => {
-                let still = if previous_key.is_some() {
+            Err(message) => {
+                let still = if known.is_some() {
                     " (still serving the previous version)"
                 } else {
                     ""
                 };
-                eprintln!("✗ {key}: {e}{still}");
+                eprintln!("✗ {message}{still}");
+                let curl_args = previous.map(|p| p.curl_args).unwrap_or_default();
+                WatchedFunction {
+                    stamp: outcome.stamp,
+                    key: known,
+                    curl_args,
+                }
             }
-        }
+        };
+        self.by_path.insert(outcome.path, entry);
     }
 }
 
@@ -241,7 +264,8 @@ fn stamp(path: &Path) -> Vec<(PathBuf, SystemTime, u64)> {
 }
 
 /// A sample request from the Function itself: a `// curl: ARGS` line in the
-/// handler, or the `shoal.dev/curl` annotation of a Function YAML.
+/// handler, or the `shoal.dev/curl` annotation of a Function YAML. `{url}`
+/// in ARGS stands for the Function's URL; otherwise it goes last.
 fn curl_args(source: &FunctionSource) -> String {
     let from_annotation = source
         .function
@@ -261,10 +285,12 @@ fn curl_args(source: &FunctionSource) -> String {
 }
 
 fn curl_line(listen: SocketAddr, key: &FunctionKey, args: &str) -> String {
-    let args = if args.is_empty() {
-        String::new()
+    let url = format!("http://{listen}/{}/{}/", key.namespace, key.name);
+    if args.contains("{url}") {
+        format!("curl -s {}", args.replace("{url}", &url))
+    } else if args.is_empty() {
+        format!("curl -s {url}")
     } else {
-        format!("{args} ")
-    };
-    format!("curl -s {args}http://{listen}/{}/{}/", key.namespace, key.name)
+        format!("curl -s {args} {url}")
+    }
 }
