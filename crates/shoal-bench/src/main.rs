@@ -1,0 +1,134 @@
+//! Shoal's benchmark harness. One command runs the suite and writes a
+//! markdown table to `crates/shoal-bench/results/`:
+//!
+//! ```sh
+//! crates/shoal-bench/run.sh        # = cargo run --release -p shoal-bench -- run
+//! ```
+//!
+//! Servers under test run as child processes of this binary (so their RSS
+//! is theirs alone) and are driven over loopback by `wrk`. Figures are
+//! medians/percentiles from one run, side by side: the machines are shared
+//! and noisy, so ratios between rows of one run mean more than any row.
+
+mod children;
+mod generate;
+mod measure;
+mod report;
+
+use std::{path::PathBuf, time::Duration};
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "shoal-bench", about = "Shoal's benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the whole suite and write the results table.
+    Run(RunArgs),
+    /// (child) A Shoal node serving generated Functions from a folder.
+    ServeNode(children::ServeNodeArgs),
+    /// (child) A raw hyper hello-world server: the ceiling.
+    ServeHyper(children::ServeHyperArgs),
+}
+
+#[derive(clap::Args, Clone)]
+pub struct RunArgs {
+    /// Function counts loaded into one node.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+    counts: Vec<usize>,
+    /// Seconds per wrk run.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// Where the table goes.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+    out: PathBuf,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    match cli.command {
+        Command::ServeNode(args) => runtime.block_on(children::serve_node(args)),
+        Command::ServeHyper(args) => runtime.block_on(children::serve_hyper(args)),
+        Command::Run(args) => runtime.block_on(run(args)),
+    }
+}
+
+async fn run(args: RunArgs) -> anyhow::Result<()> {
+    measure::require_wrk()?;
+    let work = tempfile::tempdir()?;
+    let seconds = Duration::from_secs(args.seconds);
+    let mut report = report::Report::new();
+    report.machine = measure::machine_description();
+
+    eprintln!("== building the hello-world template (javy-codegen) ...");
+    let max = args.counts.iter().copied().max().unwrap_or(0).max(100);
+    let dynamic_dir = work.path().join("dynamic");
+    let template = generate::functions(&dynamic_dir, max, shoal_build::Linking::Dynamic).await?;
+    report.build = Some(template.clone());
+
+    eprintln!("== in-process: time inside the server for hello world ...");
+    report.inside = Some(measure::inside_server(&dynamic_dir).await?);
+
+    for &count in &args.counts {
+        eprintln!("== node with {count} Functions ...");
+        let node = children::Child::node(&dynamic_dir, count, children::Variant::default()).await?;
+        let row = measure::node_run(&node, count, seconds).await?;
+        report.nodes.push(row);
+        node.stop();
+    }
+
+    eprintln!("== variants at 100 Functions: pooling/copy-on-write off, static linking ...");
+    let static_dir = work.path().join("static");
+    generate::functions(&static_dir, 20, shoal_build::Linking::Static).await?;
+    for (name, dir, count, variant) in [
+        (
+            "dynamic, pooling + CoW (default)",
+            &dynamic_dir,
+            100,
+            children::Variant::default(),
+        ),
+        (
+            "dynamic, no pooling, no CoW",
+            &dynamic_dir,
+            100,
+            children::Variant {
+                pooling: false,
+                cow: false,
+            },
+        ),
+        (
+            "static linking, pooling + CoW",
+            &static_dir,
+            20,
+            children::Variant::default(),
+        ),
+    ] {
+        let node = children::Child::node(dir, count, variant).await?;
+        report
+            .variants
+            .push(measure::variant_run(name, &node, count, seconds).await?);
+        node.stop();
+    }
+
+    eprintln!("== raw hyper hello world (the ceiling) ...");
+    let hyper = children::Child::hyper().await?;
+    report.hyper = Some(measure::single_run("raw hyper hello world", &hyper, "/", seconds).await?);
+    hyper.stop();
+
+    std::fs::create_dir_all(&args.out)?;
+    let table = report.markdown();
+    std::fs::write(args.out.join("README.md"), &table)?;
+    std::fs::write(
+        args.out.join("results.json"),
+        serde_json::to_string_pretty(&report.json())?,
+    )?;
+    println!("{table}");
+    eprintln!("wrote {}", args.out.join("README.md").display());
+    Ok(())
+}

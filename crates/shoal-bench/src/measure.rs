@@ -1,0 +1,349 @@
+//! Measurements: wrk runs, cold first requests, RSS, and time spent inside
+//! the server (in-process, no sockets).
+
+use std::{
+    net::SocketAddr,
+    path::Path,
+    process::Command,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper_util::{client::legacy::Client, rt::TokioExecutor};
+use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, ModuleSource, Node, NodeConfig, TableConfig};
+use shoal_runtime::{Runtime, RuntimeConfig};
+
+use crate::{children::Child, generate};
+
+/// Latency percentiles and throughput of one load run.
+#[derive(Debug, Clone, Default)]
+pub struct Load {
+    /// Median latency.
+    pub p50: Duration,
+    /// 99th percentile latency.
+    pub p99: Duration,
+    /// Requests per second.
+    pub rps: f64,
+}
+
+/// Figures of a node with N Functions.
+#[derive(Debug, Clone)]
+pub struct NodeRow {
+    /// Functions loaded.
+    pub count: usize,
+    /// RSS with every Function registered, none loaded.
+    pub rss_idle: u64,
+    /// RSS with every Function loaded.
+    pub rss_loaded: u64,
+    /// Time to load all (sum of first requests, sequential).
+    pub load_all: Duration,
+    /// First-request latency, median.
+    pub cold_p50: Duration,
+    /// First-request latency, 99th percentile.
+    pub cold_p99: Duration,
+    /// One Function at concurrency 1.
+    pub hello_c1: Load,
+    /// One Function at concurrency 64.
+    pub hello_c64: Load,
+    /// Random Functions at concurrency 64.
+    pub random_c64: Load,
+}
+
+impl NodeRow {
+    /// RSS added per loaded Function.
+    pub fn rss_per_function(&self) -> f64 {
+        self.rss_loaded.saturating_sub(self.rss_idle) as f64 / self.count.max(1) as f64
+    }
+}
+
+/// Figures of a named variant.
+#[derive(Debug, Clone)]
+pub struct VariantRow {
+    /// What it is.
+    pub name: String,
+    /// Functions loaded.
+    pub count: usize,
+    /// RSS per loaded Function.
+    pub rss_per_function: f64,
+    /// First-request latency, median.
+    pub cold_p50: Duration,
+    /// Random Functions at concurrency 1.
+    pub c1: Load,
+    /// Random Functions at concurrency 64.
+    pub c64: Load,
+}
+
+/// Time inside the server for one warm hello-world request.
+#[derive(Debug, Clone)]
+pub struct Inside {
+    /// Whole server-side handling (routing, envelope, sandbox, response).
+    pub handle_p50: Duration,
+    /// 99th percentile of the same.
+    pub handle_p99: Duration,
+    /// Creating the sandbox (engine + Function instances).
+    pub instantiate_p50: Duration,
+    /// Running the JavaScript.
+    pub run_p50: Duration,
+}
+
+/// Fails with instructions when wrk is missing.
+pub fn require_wrk() -> anyhow::Result<()> {
+    Command::new("wrk")
+        .arg("--version")
+        .output()
+        .map(|_| ())
+        .context("wrk is not installed: run crates/shoal-bench/run.sh, or apt-get install wrk")
+}
+
+/// CPU, cores and memory of this machine.
+pub fn machine_description() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let mem_kb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .next()
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    format!("{model}, {cores} cores, {} GiB RAM", mem_kb / (1 << 20))
+}
+
+/// VmRSS of a process, in bytes.
+pub fn rss_of(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Server-side time of warm hello-world requests, in this process.
+pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
+    let runtime = Arc::new(Runtime::new(&RuntimeConfig {
+        pool_instances: 16,
+        ..RuntimeConfig::default()
+    })?);
+    let table = Arc::new(FunctionTable::new(runtime.clone(), TableConfig::default()));
+    let wasm = std::fs::read(dir.join(format!("{}.wasm", generate::name(0))))?;
+    let entry = table.upsert(
+        FunctionKey::new("bench", generate::name(0)),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(Arc::new(wasm)),
+    );
+    let node = Node::new(table.clone(), NodeConfig::default());
+    let peer: SocketAddr = "127.0.0.1:1".parse()?;
+    let path = format!("/bench/{}/", generate::name(0));
+    let mut handle = Vec::new();
+    for i in 0..3200 {
+        let req = http::Request::get(&path)
+            .header("host", "127.0.0.1")
+            .body(Full::<Bytes>::default())?;
+        let t = Instant::now();
+        let response = node.handle(req, peer).await;
+        let elapsed = t.elapsed();
+        anyhow::ensure!(response.status() == 200, "hello answered {}", response.status());
+        if i >= 200 {
+            handle.push(elapsed);
+        }
+    }
+    handle.sort();
+    // The sandbox alone, split into instantiation and the JavaScript run.
+    let module = table.module(&entry).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let head = serde_json::json!({"v": 1, "method": "GET", "path": "/", "query": "", "headers": [], "env": {},
+        "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
+    let frame = Bytes::from(shoal_envelope::encode(&head, b""));
+    let (mut inst, mut run) = (Vec::new(), Vec::new());
+    for _ in 0..2000 {
+        let r = runtime
+            .invoke(&module, frame.clone(), shoal_runtime::InvokeLimits::default())
+            .await;
+        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        inst.push(r.instantiate_time);
+        run.push(r.run_time);
+    }
+    inst.sort();
+    run.sort();
+    Ok(Inside {
+        handle_p50: percentile(&handle, 0.5),
+        handle_p99: percentile(&handle, 0.99),
+        instantiate_p50: percentile(&inst, 0.5),
+        run_p50: percentile(&run, 0.5),
+    })
+}
+
+/// First request to each of `count` Functions, one after another.
+async fn cold_requests(addr: SocketAddr, count: usize) -> anyhow::Result<(Vec<Duration>, Duration)> {
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let mut cold = Vec::with_capacity(count);
+    let started = Instant::now();
+    for i in 0..count {
+        let url = format!("http://{addr}/bench/{}/", generate::name(i));
+        let t = Instant::now();
+        let response = client.request(http::Request::get(&url).body(Full::default())?).await?;
+        let status = response.status();
+        let body = response.into_body().collect().await?.to_bytes();
+        cold.push(t.elapsed());
+        anyhow::ensure!(status == 200, "{url}: {status}");
+        let expected = format!("hello from {}", generate::id(i));
+        anyhow::ensure!(
+            body == expected.as_bytes(),
+            "{url} answered {:?}",
+            String::from_utf8_lossy(&body)
+        );
+    }
+    let total = started.elapsed();
+    cold.sort();
+    Ok((cold, total))
+}
+
+/// The figures of one node with `count` Functions.
+pub async fn node_run(node: &Child, count: usize, seconds: Duration) -> anyhow::Result<NodeRow> {
+    let rss_idle = node.rss();
+    let (cold, load_all) = cold_requests(node.addr, count).await?;
+    let rss_loaded = node.rss();
+    let hello = format!("/bench/{}/", generate::name(0));
+    let hello_c1 = wrk(node.addr, &Target::Path(hello.clone()), 1, seconds)?;
+    let hello_c64 = wrk(node.addr, &Target::Path(hello), 64, seconds)?;
+    let random_c64 = wrk(node.addr, &Target::Random(count), 64, seconds)?;
+    eprintln!(
+        "   pid {} rss idle {} MiB, loaded {} MiB",
+        node.pid(),
+        rss_idle >> 20,
+        rss_loaded >> 20
+    );
+    Ok(NodeRow {
+        count,
+        rss_idle,
+        rss_loaded,
+        load_all,
+        cold_p50: percentile(&cold, 0.5),
+        cold_p99: percentile(&cold, 0.99),
+        hello_c1,
+        hello_c64,
+        random_c64,
+    })
+}
+
+/// The figures of a variant.
+pub async fn variant_run(name: &str, node: &Child, count: usize, seconds: Duration) -> anyhow::Result<VariantRow> {
+    let rss_idle = node.rss();
+    let (cold, _) = cold_requests(node.addr, count).await?;
+    let rss_loaded = node.rss();
+    Ok(VariantRow {
+        name: name.into(),
+        count,
+        rss_per_function: rss_loaded.saturating_sub(rss_idle) as f64 / count as f64,
+        cold_p50: percentile(&cold, 0.5),
+        c1: wrk(node.addr, &Target::Random(count), 1, seconds)?,
+        c64: wrk(node.addr, &Target::Random(count), 64, seconds)?,
+    })
+}
+
+/// Latency at concurrency 1 and throughput at 64 of one path.
+pub async fn single_run(name: &str, server: &Child, path: &str, seconds: Duration) -> anyhow::Result<VariantRow> {
+    let target = Target::Path(path.into());
+    Ok(VariantRow {
+        name: name.into(),
+        count: 1,
+        rss_per_function: server.rss() as f64,
+        cold_p50: Duration::ZERO,
+        c1: wrk(server.addr, &target, 1, seconds)?,
+        c64: wrk(server.addr, &target, 64, seconds)?,
+    })
+}
+
+/// What wrk requests.
+pub enum Target {
+    /// One path.
+    Path(String),
+    /// A random generated Function out of this many.
+    Random(usize),
+}
+
+/// Runs wrk (2 threads, or 1 for one connection) and parses its summary.
+pub fn wrk(addr: SocketAddr, target: &Target, connections: usize, seconds: Duration) -> anyhow::Result<Load> {
+    let script = tempfile::Builder::new().suffix(".lua").tempfile()?;
+    let url = match target {
+        Target::Path(p) => format!("http://{addr}{p}"),
+        Target::Random(n) => {
+            std::fs::write(
+                script.path(),
+                format!(
+                    "math.randomseed(42)\nrequest = function()\n  return wrk.format(\"GET\", string.format(\"/bench/fn-%05d/\", math.random(0, {})))\nend\n",
+                    n - 1
+                ),
+            )?;
+            format!("http://{addr}/")
+        }
+    };
+    let threads = connections.min(2);
+    let mut cmd = Command::new("wrk");
+    cmd.args([
+        "--latency",
+        "-t",
+        &threads.to_string(),
+        "-c",
+        &connections.to_string(),
+        "-d",
+        &format!("{}s", seconds.as_secs()),
+    ]);
+    if matches!(target, Target::Random(_)) {
+        cmd.arg("-s").arg(script.path());
+    }
+    let out = cmd.arg(&url).output().context("running wrk")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    anyhow::ensure!(
+        out.status.success(),
+        "wrk failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    anyhow::ensure!(!text.contains("Non-2xx"), "wrk saw errors: {text}");
+    let field = |label: &str| {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(label).map(|v| v.trim().to_string()))
+            .with_context(|| format!("no {label} in wrk output: {text}"))
+    };
+    Ok(Load {
+        p50: parse_wrk_duration(&field("50%")?)?,
+        p99: parse_wrk_duration(&field("99%")?)?,
+        rps: field("Requests/sec:")?.parse()?,
+    })
+}
+
+fn parse_wrk_duration(v: &str) -> anyhow::Result<Duration> {
+    let (number, unit) = v.split_at(v.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(v.len()));
+    let n: f64 = number.parse()?;
+    let secs = match unit {
+        "us" => n / 1e6,
+        "ms" => n / 1e3,
+        "s" => n,
+        "m" => n * 60.0,
+        other => anyhow::bail!("unknown wrk unit {other:?}"),
+    };
+    Ok(Duration::from_secs_f64(secs))
+}

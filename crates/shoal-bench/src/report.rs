@@ -1,0 +1,159 @@
+//! The results table.
+
+use std::{fmt::Write, time::Duration};
+
+use crate::{
+    generate::Template,
+    measure::{Inside, NodeRow, VariantRow},
+};
+
+/// Everything one run measured.
+#[derive(Default)]
+pub struct Report {
+    /// The machine.
+    pub machine: String,
+    /// The template build.
+    pub build: Option<Template>,
+    /// Time inside the server.
+    pub inside: Option<Inside>,
+    /// One row per Function count.
+    pub nodes: Vec<NodeRow>,
+    /// Design variants.
+    pub variants: Vec<VariantRow>,
+    /// Raw hyper.
+    pub hyper: Option<VariantRow>,
+}
+
+fn us(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us >= 10_000.0 {
+        format!("{:.1} ms", us / 1000.0)
+    } else {
+        format!("{us:.0} µs")
+    }
+}
+
+fn kib(bytes: f64) -> String {
+    format!("{:.1} KiB", bytes / 1024.0)
+}
+
+impl Report {
+    /// An empty report.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The markdown table.
+    pub fn markdown(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(o, "# Shoal benchmark results\n");
+        let _ = writeln!(
+            o,
+            "Machine: {}. Reproduce: `crates/shoal-bench/run.sh`. Load: `wrk` over loopback on the same 2 cores as the server.\n",
+            self.machine
+        );
+        if let Some(b) = &self.build {
+            let _ = writeln!(
+                o,
+                "Hello-world module (dynamic linking): {} bytes, built in {:.2} s.\n",
+                b.module_bytes,
+                b.build_time.as_secs_f64()
+            );
+        }
+        if let Some(i) = &self.inside {
+            let _ = writeln!(o, "## Inside the server (warm hello world, in-process, sequential)\n");
+            let _ = writeln!(
+                o,
+                "| handling p50 | handling p99 | of which: sandbox creation p50 | JavaScript run p50 |\n|---|---|---|---|"
+            );
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} |\n",
+                us(i.handle_p50),
+                us(i.handle_p99),
+                us(i.instantiate_p50),
+                us(i.run_p50)
+            );
+        }
+        if !self.nodes.is_empty() {
+            let _ = writeln!(o, "## One node, N distinct Functions\n");
+            let _ = writeln!(
+                o,
+                "| Functions | RSS idle | RSS all loaded | RSS per loaded Function | load all (sequential first requests) | cold first request p50 / p99 | hello c=1 p50 / p99 | hello c=64 p50 / p99, req/s | random Functions c=64 p50 / p99, req/s |"
+            );
+            let _ = writeln!(o, "|---|---|---|---|---|---|---|---|---|");
+            for r in &self.nodes {
+                let _ = writeln!(
+                    o,
+                    "| {} | {} MiB | {} MiB | {} | {:.2} s | {} / {} | {} / {} | {} / {}, {:.0} | {} / {}, {:.0} |",
+                    r.count,
+                    r.rss_idle >> 20,
+                    r.rss_loaded >> 20,
+                    kib(r.rss_per_function()),
+                    r.load_all.as_secs_f64(),
+                    us(r.cold_p50),
+                    us(r.cold_p99),
+                    us(r.hello_c1.p50),
+                    us(r.hello_c1.p99),
+                    us(r.hello_c64.p50),
+                    us(r.hello_c64.p99),
+                    r.hello_c64.rps,
+                    us(r.random_c64.p50),
+                    us(r.random_c64.p99),
+                    r.random_c64.rps,
+                );
+            }
+            o.push('\n');
+        }
+        if !self.variants.is_empty() || self.hyper.is_some() {
+            let _ = writeln!(o, "## Variants and the ceiling\n");
+            let _ = writeln!(
+                o,
+                "| server | Functions | RSS per loaded Function | cold p50 | c=1 p50 / p99 | c=64 p50 / p99 | c=64 req/s |\n|---|---|---|---|---|---|---|"
+            );
+            for v in self.variants.iter().chain(self.hyper.iter()) {
+                let rss = if v.count == 1 {
+                    format!("{} MiB (whole process)", (v.rss_per_function as u64) >> 20)
+                } else {
+                    kib(v.rss_per_function)
+                };
+                let _ = writeln!(
+                    o,
+                    "| {} | {} | {} | {} | {} / {} | {} / {} | {:.0} |",
+                    v.name,
+                    v.count,
+                    rss,
+                    us(v.cold_p50),
+                    us(v.c1.p50),
+                    us(v.c1.p99),
+                    us(v.c64.p50),
+                    us(v.c64.p99),
+                    v.c64.rps
+                );
+            }
+            o.push('\n');
+        }
+        o
+    }
+
+    /// The same figures as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        let load = |l: &crate::measure::Load| serde_json::json!({"p50_us": l.p50.as_secs_f64() * 1e6, "p99_us": l.p99.as_secs_f64() * 1e6, "rps": l.rps});
+        serde_json::json!({
+            "machine": self.machine,
+            "inside": self.inside.as_ref().map(|i| serde_json::json!({
+                "handle_p50_us": i.handle_p50.as_secs_f64() * 1e6, "handle_p99_us": i.handle_p99.as_secs_f64() * 1e6,
+                "instantiate_p50_us": i.instantiate_p50.as_secs_f64() * 1e6, "run_p50_us": i.run_p50.as_secs_f64() * 1e6,
+            })),
+            "nodes": self.nodes.iter().map(|r| serde_json::json!({
+                "count": r.count, "rss_idle": r.rss_idle, "rss_loaded": r.rss_loaded, "rss_per_function": r.rss_per_function(),
+                "load_all_s": r.load_all.as_secs_f64(), "cold_p50_us": r.cold_p50.as_secs_f64() * 1e6, "cold_p99_us": r.cold_p99.as_secs_f64() * 1e6,
+                "hello_c1": load(&r.hello_c1), "hello_c64": load(&r.hello_c64), "random_c64": load(&r.random_c64),
+            })).collect::<Vec<_>>(),
+            "variants": self.variants.iter().chain(self.hyper.iter()).map(|v| serde_json::json!({
+                "name": v.name, "count": v.count, "rss_per_function": v.rss_per_function, "cold_p50_us": v.cold_p50.as_secs_f64() * 1e6,
+                "c1": load(&v.c1), "c64": load(&v.c64),
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
