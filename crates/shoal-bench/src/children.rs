@@ -22,6 +22,8 @@ pub struct Variant {
     pub pooling: bool,
     /// Copy-on-write memory images.
     pub cow: bool,
+    /// Keep dirtied pool memory resident between requests.
+    pub keep_resident: bool,
 }
 
 impl Default for Variant {
@@ -29,6 +31,7 @@ impl Default for Variant {
         Self {
             pooling: true,
             cow: true,
+            keep_resident: true,
         }
     }
 }
@@ -55,7 +58,8 @@ impl Child {
             .arg("--cache-dir")
             .arg(cache.path())
             .arg(format!("--pooling={}", variant.pooling))
-            .arg(format!("--cow={}", variant.cow));
+            .arg(format!("--cow={}", variant.cow))
+            .arg(format!("--keep-resident={}", variant.keep_resident));
         Self::spawn(cmd, Some(cache))
     }
 
@@ -116,6 +120,8 @@ pub struct ServeNodeArgs {
     pooling: bool,
     #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
     cow: bool,
+    #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
+    keep_resident: bool,
 }
 
 /// Child entry point: registers the Functions (not loaded: the first
@@ -126,6 +132,11 @@ pub async fn serve_node(args: ServeNodeArgs) -> anyhow::Result<()> {
         copy_on_write: args.cow,
         pool_instances: 1000,
         cache_dir: Some(args.cache_dir),
+        keep_resident_bytes: if args.keep_resident {
+            RuntimeConfig::default().keep_resident_bytes
+        } else {
+            0
+        },
         ..RuntimeConfig::default()
     };
     let runtime = Arc::new(Runtime::new(&config)?);

@@ -13,6 +13,7 @@
 mod children;
 mod generate;
 mod measure;
+mod plot;
 mod report;
 
 use std::{path::PathBuf, time::Duration};
@@ -44,6 +45,9 @@ pub struct RunArgs {
     /// Seconds per wrk run.
     #[arg(long, default_value_t = 10)]
     seconds: u64,
+    /// Node.js processes (one per Function) in the baseline.
+    #[arg(long, default_value_t = 50)]
+    node_processes: usize,
     /// Where the table goes.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
     out: PathBuf,
@@ -94,12 +98,22 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             children::Variant::default(),
         ),
         (
+            "dynamic, pooling + CoW, pages not kept resident",
+            &dynamic_dir,
+            100,
+            children::Variant {
+                keep_resident: false,
+                ..Default::default()
+            },
+        ),
+        (
             "dynamic, no pooling, no CoW",
             &dynamic_dir,
             100,
             children::Variant {
                 pooling: false,
                 cow: false,
+                keep_resident: false,
             },
         ),
         (
@@ -116,6 +130,12 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         node.stop();
     }
 
+    eprintln!(
+        "== Node.js baseline: {} Express processes, one per Function ...",
+        args.node_processes
+    );
+    report.node_baseline = Some(measure::node_baseline(args.node_processes, seconds).await?);
+
     eprintln!("== raw hyper hello world (the ceiling) ...");
     let hyper = children::Child::hyper().await?;
     report.hyper = Some(measure::single_run("raw hyper hello world", &hyper, "/", seconds).await?);
@@ -128,6 +148,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         args.out.join("results.json"),
         serde_json::to_string_pretty(&report.json())?,
     )?;
+    plot::render(&report, &args.out.join("density.png"))?;
     println!("{table}");
     eprintln!("wrote {}", args.out.join("README.md").display());
     Ok(())

@@ -87,6 +87,17 @@ pub struct Inside {
     pub instantiate_p50: Duration,
     /// Running the JavaScript.
     pub run_p50: Duration,
+    /// Minor page faults per sandboxed request.
+    pub faults_per_request: f64,
+}
+
+fn minor_faults() -> u64 {
+    // Field 10 of /proc/self/stat, after the parenthesised command name.
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.to_string()))
+        .and_then(|rest| rest.split_whitespace().nth(7).and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
 }
 
 /// Fails with instructions when wrk is missing.
@@ -178,6 +189,7 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
         "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
     let frame = Bytes::from(shoal_envelope::encode(&head, b""));
     let (mut inst, mut run) = (Vec::new(), Vec::new());
+    let faults_before = minor_faults();
     for _ in 0..2000 {
         let r = runtime
             .invoke(&module, frame.clone(), shoal_runtime::InvokeLimits::default())
@@ -186,9 +198,11 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
         inst.push(r.instantiate_time);
         run.push(r.run_time);
     }
+    let faults_per_request = (minor_faults() - faults_before) as f64 / 2000.0;
     inst.sort();
     run.sort();
     Ok(Inside {
+        faults_per_request,
         handle_p50: percentile(&handle, 0.5),
         handle_p99: percentile(&handle, 0.99),
         instantiate_p50: percentile(&inst, 0.5),
@@ -346,4 +360,87 @@ fn parse_wrk_duration(v: &str) -> anyhow::Result<Duration> {
         other => anyhow::bail!("unknown wrk unit {other:?}"),
     };
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// Figures of the one-process-per-Function Node.js baseline.
+#[derive(Debug, Clone)]
+pub struct NodeBaseline {
+    /// Processes (Functions) started.
+    pub processes: usize,
+    /// Mean RSS of one process.
+    pub rss_per_process: f64,
+    /// Spawn to first 200, median.
+    pub spawn_p50: Duration,
+    /// Spawn to first 200, worst.
+    pub spawn_max: Duration,
+    /// One process at concurrency 1.
+    pub c1: Load,
+    /// One process at concurrency 64.
+    pub c64: Load,
+}
+
+/// Starts `processes` Express servers, one per Function, the way Kyma runs
+/// one pod per Function, and measures them.
+pub async fn node_baseline(processes: usize, seconds: Duration) -> anyhow::Result<NodeBaseline> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("node-baseline");
+    anyhow::ensure!(
+        dir.join("node_modules/express").exists(),
+        "express is not installed: run crates/shoal-bench/run.sh (npm ci in {})",
+        dir.display()
+    );
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let mut children = Vec::new();
+    let mut spawn = Vec::new();
+    let kill_all = |children: &mut Vec<(std::process::Child, SocketAddr)>| {
+        for (c, _) in children.iter_mut() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    };
+    for i in 0..processes {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+        let started = Instant::now();
+        let child = Command::new("node")
+            .arg("server.js")
+            .current_dir(&dir)
+            .env("PORT", port.to_string())
+            .env("FUNC_ID", generate::id(i))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .context("starting node")?;
+        children.push((child, addr));
+        // Spawn to first 200, as a readiness probe would see it.
+        let url = format!("http://{addr}/");
+        loop {
+            let ok = match client.request(http::Request::get(&url).body(Full::default())?).await {
+                Ok(r) => r.status() == 200,
+                Err(_) => false,
+            };
+            if ok {
+                break;
+            }
+            if started.elapsed() > Duration::from_secs(30) {
+                kill_all(&mut children);
+                anyhow::bail!("node process {i} did not answer within 30 s");
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        spawn.push(started.elapsed());
+    }
+    let rss: u64 = children.iter().map(|(c, _)| rss_of(c.id())).sum();
+    let target = Target::Path("/".into());
+    let first = children[0].1;
+    let c1 = wrk(first, &target, 1, seconds);
+    let c64 = wrk(first, &target, 64, seconds);
+    kill_all(&mut children);
+    spawn.sort();
+    Ok(NodeBaseline {
+        processes,
+        rss_per_process: rss as f64 / processes as f64,
+        spawn_p50: percentile(&spawn, 0.5),
+        spawn_max: spawn.last().copied().unwrap_or_default(),
+        c1: c1?,
+        c64: c64?,
+    })
 }

@@ -4,7 +4,7 @@ use std::{fmt::Write, time::Duration};
 
 use crate::{
     generate::Template,
-    measure::{Inside, NodeRow, VariantRow},
+    measure::{Inside, NodeBaseline, NodeRow, VariantRow},
 };
 
 /// Everything one run measured.
@@ -22,6 +22,8 @@ pub struct Report {
     pub variants: Vec<VariantRow>,
     /// Raw hyper.
     pub hyper: Option<VariantRow>,
+    /// One Node.js process per Function.
+    pub node_baseline: Option<NodeBaseline>,
 }
 
 fn us(d: Duration) -> String {
@@ -64,15 +66,16 @@ impl Report {
             let _ = writeln!(o, "## Inside the server (warm hello world, in-process, sequential)\n");
             let _ = writeln!(
                 o,
-                "| handling p50 | handling p99 | of which: sandbox creation p50 | JavaScript run p50 |\n|---|---|---|---|"
+                "| handling p50 | handling p99 | of which: sandbox creation p50 | JavaScript run p50 | minor page faults per request |\n|---|---|---|---|---|"
             );
             let _ = writeln!(
                 o,
-                "| {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {:.1} |\n",
                 us(i.handle_p50),
                 us(i.handle_p99),
                 us(i.instantiate_p50),
-                us(i.run_p50)
+                us(i.run_p50),
+                i.faults_per_request
             );
         }
         if !self.nodes.is_empty() {
@@ -104,6 +107,55 @@ impl Report {
                 );
             }
             o.push('\n');
+        }
+        if let Some(b) = &self.node_baseline {
+            let _ = writeln!(
+                o,
+                "## Baseline: one Node.js process per Function (Express, Kyma's runtime work per request)\n"
+            );
+            let _ = writeln!(
+                o,
+                "| processes | RSS per Function | spawn to first 200 p50 / max | c=1 p50 / p99 | c=64 p50 / p99 | c=64 req/s |\n|---|---|---|---|---|---|"
+            );
+            let _ = writeln!(
+                o,
+                "| {} | {:.1} MiB | {} / {} | {} / {} | {} / {} | {:.0} |\n",
+                b.processes,
+                b.rss_per_process / 1048576.0,
+                us(b.spawn_p50),
+                us(b.spawn_max),
+                us(b.c1.p50),
+                us(b.c1.p99),
+                us(b.c64.p50),
+                us(b.c64.p99),
+                b.c64.rps
+            );
+            if let Some(best) = self.nodes.iter().max_by_key(|r| r.count) {
+                let hyper_rps = self.hyper.as_ref().map_or(0.0, |h| h.c64.rps);
+                let _ = writeln!(o, "## Ratios, measured side by side in this run\n");
+                let _ = writeln!(o, "| ratio | value |\n|---|---|");
+                let _ = writeln!(
+                    o,
+                    "| memory per Function: Node.js process / Shoal ({} Functions loaded) | {:.0}× less |",
+                    best.count,
+                    b.rss_per_process / best.rss_per_function().max(1.0)
+                );
+                let _ = writeln!(
+                    o,
+                    "| throughput c=64, one Function: Shoal / Node.js | {:.2}× |",
+                    best.hello_c64.rps / b.c64.rps.max(1.0)
+                );
+                let _ = writeln!(
+                    o,
+                    "| throughput c=64: Shoal / raw hyper hello world | {:.3}× |",
+                    best.hello_c64.rps / hyper_rps.max(1.0)
+                );
+                let _ = writeln!(
+                    o,
+                    "| start: Node.js spawn-to-first-200 / Shoal cold first request (p50) | {:.0}× faster |\n",
+                    b.spawn_p50.as_secs_f64() / best.cold_p50.as_secs_f64().max(1e-9)
+                );
+            }
         }
         if !self.variants.is_empty() || self.hyper.is_some() {
             let _ = writeln!(o, "## Variants and the ceiling\n");
@@ -150,6 +202,10 @@ impl Report {
                 "load_all_s": r.load_all.as_secs_f64(), "cold_p50_us": r.cold_p50.as_secs_f64() * 1e6, "cold_p99_us": r.cold_p99.as_secs_f64() * 1e6,
                 "hello_c1": load(&r.hello_c1), "hello_c64": load(&r.hello_c64), "random_c64": load(&r.random_c64),
             })).collect::<Vec<_>>(),
+            "node_baseline": self.node_baseline.as_ref().map(|b| serde_json::json!({
+                "processes": b.processes, "rss_per_process": b.rss_per_process, "spawn_p50_us": b.spawn_p50.as_secs_f64() * 1e6,
+                "spawn_max_us": b.spawn_max.as_secs_f64() * 1e6, "c1": load(&b.c1), "c64": load(&b.c64),
+            })),
             "variants": self.variants.iter().chain(self.hyper.iter()).map(|v| serde_json::json!({
                 "name": v.name, "count": v.count, "rss_per_function": v.rss_per_function, "cold_p50_us": v.cold_p50.as_secs_f64() * 1e6,
                 "c1": load(&v.c1), "c64": load(&v.c64),
