@@ -23,7 +23,11 @@ struct TestNode {
 
 impl TestNode {
     async fn start(config: NodeConfig) -> Self {
-        let table = Arc::new(FunctionTable::new(runtime(), TableConfig::default()));
+        Self::start_with(config, TableConfig::default()).await
+    }
+
+    async fn start_with(config: NodeConfig, table_config: TableConfig) -> Self {
+        let table = Arc::new(FunctionTable::new(runtime(), table_config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let node = Node::new(table.clone(), config);
@@ -555,4 +559,68 @@ async fn shutdown_drains_in_flight_requests() {
         tokio::net::TcpStream::connect(addr).await.is_err(),
         "no longer accepting"
     );
+}
+
+#[tokio::test]
+async fn functions_from_oci_artifacts_are_pulled_once_and_cached_by_digest() {
+    use shoal_oci::{ArtifactMetadata, Credentials, Registry, Transport};
+    use std::sync::atomic::Ordering::Relaxed;
+    let registry = shoal_tests::TestRegistry::start(None);
+    let inputs = shoal_api::BuildInputs {
+        source: "module.exports = { main: () => 'from the registry' };".into(),
+        dependencies: None,
+        runtime: "nodejs22".into(),
+    };
+    let wasm = builder()
+        .build(&inputs, shoal_build::Linking::Dynamic)
+        .await
+        .unwrap()
+        .wasm;
+    let reference = format!("{}/functions/reg:v1", registry.address);
+    let pushed = Registry::new(Transport::Http, Credentials::Anonymous)
+        .push(&reference, &wasm, &ArtifactMetadata::default())
+        .await
+        .unwrap();
+    let artifacts = tempfile::tempdir().unwrap();
+    let table_config = TableConfig {
+        artifact_dir: Some(artifacts.path().into()),
+        ..TableConfig::default()
+    };
+    let source = ModuleSource::Oci {
+        reference: reference.clone(),
+        digest: Some(pushed.digest.clone()),
+    };
+
+    let node = TestNode::start_with(NodeConfig::default(), table_config.clone()).await;
+    node.table.upsert(
+        FunctionKey::new("default", "reg"),
+        FunctionConfig::default(),
+        source.clone(),
+    );
+    for _ in 0..3 {
+        let r = send(empty(get(&node.url("/default/reg/")))).await;
+        assert_eq!((r.status, r.text()), (200, "from the registry".to_string()));
+    }
+    assert_eq!(node.table.stats.artifact_pulls.load(Relaxed), 1, "pulled once");
+    // A digest that does not match what the tag holds is refused, not served.
+    let wrong = ModuleSource::Oci {
+        reference: reference.clone(),
+        digest: Some(format!("sha256:{}", "1".repeat(64))),
+    };
+    node.table
+        .upsert(FunctionKey::new("default", "wrong"), FunctionConfig::default(), wrong);
+    let r = send(empty(get(&node.url("/default/wrong/")))).await;
+    assert_eq!((r.status, r.text()), (500, "User function not loaded".to_string()));
+    node.stop().await;
+
+    // A restarted node finds the artifact on disk: the registry is not needed.
+    drop(registry);
+    let node = TestNode::start_with(NodeConfig::default(), table_config).await;
+    node.table
+        .upsert(FunctionKey::new("default", "reg"), FunctionConfig::default(), source);
+    let r = send(empty(get(&node.url("/default/reg/")))).await;
+    assert_eq!((r.status, r.text()), (200, "from the registry".to_string()));
+    assert_eq!(node.table.stats.artifact_hits.load(Relaxed), 1);
+    assert_eq!(node.table.stats.artifact_pulls.load(Relaxed), 0);
+    node.stop().await;
 }

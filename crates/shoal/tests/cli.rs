@@ -177,3 +177,90 @@ fn push_goes_to_a_real_registry_and_an_unreachable_one_fails() {
     assert!(run.stderr.contains("pushing to 127.0.0.1:"), "{}", run.stderr);
     assert!(run.stderr.to_lowercase().contains("connect"), "{}", run.stderr);
 }
+
+fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split_whitespace().nth(1)?.parse().ok()?;
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
+    Some((status, body))
+}
+
+fn wait_for_body(addr: &str, path: &str, expected: &str, within: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while std::time::Instant::now() < deadline {
+        if http_get(addr, path).is_some_and(|(s, b)| s == 200 && b == expected) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let handler = write(
+        dir.path(),
+        "greeter.js",
+        "module.exports = { main: () => 'version one' };\n",
+    );
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["up", dir.path().to_str().unwrap(), "--listen", &addr])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let printed = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = printed.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            sink.lock().unwrap().push_str(&(line + "\n"));
+        }
+    });
+    let path = "/default/greeter/";
+    let ok = wait_for_body(&addr, path, "version one", std::time::Duration::from_secs(120));
+    assert!(ok, "never served version one: {}", printed.lock().unwrap());
+    assert!(
+        printed
+            .lock()
+            .unwrap()
+            .contains(&format!("curl -s http://{addr}/default/greeter/")),
+        "{}",
+        printed.lock().unwrap()
+    );
+
+    std::fs::write(&handler, "module.exports = { main: () => 'the second version' };\n").unwrap();
+    assert!(
+        wait_for_body(&addr, path, "the second version", std::time::Duration::from_secs(60)),
+        "edit not swapped in"
+    );
+
+    std::fs::write(&handler, "module.exports = { main: () => \n").unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(
+        http_get(&addr, path),
+        Some((200, "the second version".to_string())),
+        "a broken edit must not take the Function down"
+    );
+
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "shoal up exits cleanly on SIGTERM: {status:?}");
+}
