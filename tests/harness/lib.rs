@@ -2,6 +2,8 @@
 //! registry server (Debian's `docker-registry`) on 127.0.0.1, real wasmtime,
 //! real builds through npm and esbuild.
 
+pub mod fake_kube;
+
 use std::{
     collections::BTreeMap,
     net::TcpListener,

@@ -88,6 +88,10 @@ pub struct FunctionSpec {
 /// The source of a Function.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("x-kubernetes-validations" = [{
+    "rule": "has(self.inline) != has(self.gitRepository)",
+    "message": "source must have exactly one of inline or gitRepository"
+}]))]
 pub struct Source {
     /// Code written into the resource.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,6 +156,10 @@ pub struct ResourceConfiguration {
 /// Either a named preset or explicit resources, not both.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("x-kubernetes-validations" = [{
+    "rule": "!(has(self.profile) && has(self.resources))",
+    "message": "use profile or resources, not both"
+}]))]
 pub struct ResourceRequest {
     /// A preset name (XS..XL for functions, local-dev..fast for builds).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,6 +6,7 @@
 //! build` command, all call the same [`validate`] and [`apply_defaults`], so a
 //! spec is judged identically wherever it enters.
 
+pub mod cluster;
 mod function;
 mod presets;
 mod validate;

@@ -77,6 +77,54 @@ impl Default for FunctionConfig {
     }
 }
 
+/// Node-wide settings a Function's own env may override.
+#[derive(Debug, Clone)]
+pub struct FunctionDefaults {
+    /// FUNC_TIMEOUT when the Function sets none.
+    pub timeout: Duration,
+    /// Body limit when the Function sets neither REQ_MB_LIMIT nor FUNC_BODY_MB_LIMIT.
+    pub body_limit: usize,
+    /// Requests one Function may run at once.
+    pub max_concurrency: usize,
+}
+
+impl Default for FunctionDefaults {
+    fn default() -> Self {
+        let config = FunctionConfig::default();
+        Self {
+            timeout: config.timeout,
+            body_limit: config.body_limit,
+            max_concurrency: config.max_concurrency,
+        }
+    }
+}
+
+impl FunctionConfig {
+    /// A Function's config from its resolved env and memory limit: Kyma's
+    /// FUNC_TIMEOUT (seconds) and REQ_MB_LIMIT / FUNC_BODY_MB_LIMIT (MB)
+    /// override the node's defaults.
+    pub fn from_env(
+        runtime: impl Into<String>,
+        env: BTreeMap<String, String>,
+        memory_limit: usize,
+        defaults: &FunctionDefaults,
+    ) -> Self {
+        let number = |k: &str| env.get(k).and_then(|v| v.trim().parse::<u64>().ok());
+        let timeout = number("FUNC_TIMEOUT").map_or(defaults.timeout, Duration::from_secs);
+        let body_limit = number("REQ_MB_LIMIT")
+            .or(number("FUNC_BODY_MB_LIMIT"))
+            .map_or(defaults.body_limit, |mb| (mb << 20) as usize);
+        Self {
+            runtime: runtime.into(),
+            env,
+            timeout,
+            memory_limit,
+            max_concurrency: defaults.max_concurrency,
+            body_limit,
+        }
+    }
+}
+
 /// Where a Function's module comes from.
 #[derive(Debug, Clone)]
 pub enum ModuleSource {

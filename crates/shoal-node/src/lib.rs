@@ -16,5 +16,7 @@ pub mod metrics;
 pub mod routing;
 mod server;
 
-pub use functions::{FunctionConfig, FunctionEntry, FunctionKey, FunctionTable, LoadError, ModuleSource, TableConfig};
+pub use functions::{
+    FunctionConfig, FunctionDefaults, FunctionEntry, FunctionKey, FunctionTable, LoadError, ModuleSource, TableConfig,
+};
 pub use server::{Node, NodeConfig, bind_and_serve};

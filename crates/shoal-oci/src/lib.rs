@@ -169,11 +169,22 @@ impl Registry {
         Self { client, credentials }
     }
 
-    /// A client that uses plain HTTP for loopback registries and HTTPS
-    /// elsewhere, as `docker` does for `localhost`.
+    /// A client that uses plain HTTP for loopback registries and for the
+    /// `host:port` registries listed in `SHOAL_INSECURE_REGISTRIES`
+    /// (comma-separated: an in-cluster registry reached by its Service), and
+    /// HTTPS elsewhere, as `docker` does for `localhost`.
     pub fn for_reference(reference: &str, credentials: Credentials) -> Self {
+        let insecure = std::env::var("SHOAL_INSECURE_REGISTRIES").unwrap_or_default();
         let transport = match parse(reference) {
-            Ok(r) if is_loopback(r.registry()) => Transport::HttpFor(vec![r.registry().to_string()]),
+            Ok(r)
+                if is_loopback(r.registry())
+                    || insecure
+                        .split(',')
+                        .map(str::trim)
+                        .any(|h| !h.is_empty() && h == r.registry()) =>
+            {
+                Transport::HttpFor(vec![r.registry().to_string()])
+            }
             _ => Transport::Https,
         };
         Self::new(transport, credentials)

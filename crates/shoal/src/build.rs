@@ -21,6 +21,17 @@ pub struct BuildArgs {
     /// dynamic: a small module sharing the node's engine; static: self-contained.
     #[arg(long, default_value = "dynamic")]
     linking: Linking,
+    /// The Function's NAMESPACE/NAME (default: from the YAML, file or folder name).
+    #[arg(long, value_name = "NS/NAME")]
+    name: Option<String>,
+    /// The runtime (default: from the YAML, else nodejs24).
+    #[arg(long)]
+    runtime: Option<String>,
+    /// Write the outcome here: on success `{"artifact": …, "digest": …}`, on
+    /// failure the error. A build Job points this at /dev/termination-log so
+    /// the controller can read it from the pod's status.
+    #[arg(long, value_name = "PATH")]
+    result_file: Option<PathBuf>,
     /// Registry user for --push (anonymous when unset).
     #[arg(long, env = "SHOAL_REGISTRY_USER")]
     registry_user: Option<String>,
@@ -49,8 +60,44 @@ fn build_runtime() -> anyhow::Result<Arc<Runtime>> {
 }
 
 pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
+    let result_file = args.result_file.clone();
+    let outcome = build(args).await;
+    if let Some(path) = result_file {
+        // The kubelet keeps at most 4096 bytes of a termination message.
+        let text = match &outcome {
+            Ok(Some(pushed)) => serde_json::json!({ "artifact": pushed.pinned, "digest": pushed.digest }).to_string(),
+            Ok(None) => serde_json::json!({}).to_string(),
+            Err(e) => {
+                let mut message = format!("{e:#}");
+                if message.len() > 4000 {
+                    let mut cut = 4000;
+                    while !message.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    message.truncate(cut);
+                }
+                message
+            }
+        };
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("warning: writing {}: {e}", path.display());
+        }
+    }
+    outcome.map(|_| ())
+}
+
+async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
     let started = Instant::now();
-    let source = shoal_build::load_function(&args.path)?;
+    let mut source = shoal_build::load_function(&args.path)?;
+    if let Some(full) = &args.name {
+        let (namespace, name) = full.split_once('/').context("--name takes NAMESPACE/NAME")?;
+        source.namespace = namespace.to_string();
+        source.name = name.to_string();
+    }
+    if let Some(runtime) = &args.runtime {
+        shoal_api::check_runtime(runtime).map_err(anyhow::Error::msg)?;
+        source.inputs.runtime = runtime.clone();
+    }
     let builder = Builder::new(JsTools::locate(), build_runtime()?);
     let built = builder.build(&source.inputs, args.linking).await?;
     let digest = shoal_oci::sha256_digest(&built.wasm);
@@ -82,6 +129,7 @@ pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
         std::fs::write(&output, &built.wasm).with_context(|| format!("writing {}", output.display()))?;
         println!("  wrote {}", output.display());
     }
+    let mut pushed_to = None;
     if let Some(reference) = args.push {
         let credentials = match (args.registry_user, args.registry_password) {
             (Some(username), Some(password)) => Credentials::Basic { username, password },
@@ -99,7 +147,8 @@ pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("pushing to {reference}"))?;
         println!("  pushed {}", pushed.pinned);
+        pushed_to = Some(pushed);
     }
     tracing::debug!(elapsed = ?started.elapsed(), "build command finished");
-    Ok(())
+    Ok(pushed_to)
 }

@@ -1,6 +1,7 @@
 //! The `shoal` command.
 
 mod build;
+mod controller;
 mod engine;
 mod node;
 mod node_support;
@@ -24,6 +25,10 @@ enum Command {
     Up(up::UpArgs),
     /// Run a node server for Functions published as OCI artifacts.
     Node(node::NodeCmdArgs),
+    /// Run the controller: reconciler and admission webhooks (in a cluster).
+    Controller(controller::ControllerArgs),
+    /// Print the Function CustomResourceDefinition (generated from the Rust types).
+    Crd,
     /// Initialize a freshly built engine plugin and record it (used by
     /// crates/shoal-engine/build-engine.sh).
     #[command(hide = true)]
@@ -48,6 +53,8 @@ fn main() -> std::process::ExitCode {
             Command::Build(args) => build::run(args).await,
             Command::Up(args) => up::run(args).await,
             Command::Node(args) => node::run(args).await,
+            Command::Controller(args) => controller::run(args).await,
+            Command::Crd => controller::print_crd(),
             Command::EngineInit(args) => engine::run(args).await,
         }
     });

@@ -27,6 +27,19 @@ pub struct NodeCmdArgs {
     /// Registry password for pulls.
     #[arg(long, env = "SHOAL_REGISTRY_PASSWORD", hide_env_values = true)]
     registry_password: Option<String>,
+    /// Serve the Functions of the cluster this pod runs in (watching them,
+    /// and publishing what this node serves for the controller).
+    #[arg(long, env = "SHOAL_CLUSTER")]
+    cluster: bool,
+    /// This pod's name (downward API), with --cluster.
+    #[arg(long, env = "POD_NAME", default_value = "shoal-node")]
+    pod_name: String,
+    /// This pod's namespace, with --cluster.
+    #[arg(long, env = "POD_NAMESPACE", default_value = "shoal-system")]
+    pod_namespace: String,
+    /// This pod's UID, with --cluster (owner of its status ConfigMap).
+    #[arg(long, env = "POD_UID")]
+    pod_uid: Option<String>,
     #[command(flatten)]
     node: NodeArgs,
 }
@@ -68,11 +81,34 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
             },
         );
     }
+    let sync = if args.cluster {
+        let client = kube::Client::try_default()
+            .await
+            .context("connecting to the Kubernetes API (in-cluster config or KUBECONFIG)")?;
+        let sync = shoal_sync::NodeSync::new(
+            client,
+            table.clone(),
+            shoal_sync::SyncConfig {
+                pod_name: args.pod_name.clone(),
+                pod_namespace: args.pod_namespace.clone(),
+                pod_uid: args.pod_uid.clone(),
+                defaults: args.node.function_defaults(),
+                publish_every: std::time::Duration::from_secs(1),
+                retry_every: std::time::Duration::from_secs(30),
+            },
+        );
+        Some(tokio::spawn(sync.run(node_support::shutdown_signal())))
+    } else {
+        None
+    };
     let node = Node::new(table, node_support::node_config(&args.node));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     tracing::info!(listen = %args.listen, functions = args.functions.len(), "node serving");
     node.serve(listener, node_support::shutdown_signal()).await?;
+    if let Some(sync) = sync {
+        sync.abort();
+    }
     Ok(())
 }

@@ -4,7 +4,7 @@
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
 use clap::Args;
-use shoal_node::NodeConfig;
+use shoal_node::{FunctionDefaults, NodeConfig};
 use shoal_runtime::{Runtime, RuntimeConfig};
 
 #[derive(Args, Clone)]
@@ -40,6 +40,17 @@ pub struct NodeArgs {
     /// Where precompiled modules are cached (default: the user cache folder).
     #[arg(long, env = "SHOAL_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
+}
+
+impl NodeArgs {
+    /// The per-Function defaults these flags set.
+    pub fn function_defaults(&self) -> FunctionDefaults {
+        FunctionDefaults {
+            timeout: Duration::from_secs(self.timeout_secs),
+            body_limit: (self.body_limit_mb << 20) as usize,
+            max_concurrency: self.max_concurrency,
+        }
+    }
 }
 
 pub fn runtime(args: &NodeArgs) -> anyhow::Result<Arc<Runtime>> {

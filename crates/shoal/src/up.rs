@@ -209,18 +209,12 @@ pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> FunctionConf
         ),
         None => (BTreeMap::new(), FunctionConfig::default().memory_limit),
     };
-    let number = |k: &str| env.get(k).and_then(|v| v.parse::<u64>().ok());
-    FunctionConfig {
-        runtime: source.inputs.runtime.clone(),
-        timeout: Duration::from_secs(number("FUNC_TIMEOUT").unwrap_or(node.timeout_secs)),
-        body_limit: (number("REQ_MB_LIMIT")
-            .or(number("FUNC_BODY_MB_LIMIT"))
-            .unwrap_or(node.body_limit_mb)
-            << 20) as usize,
-        max_concurrency: node.max_concurrency,
-        memory_limit,
+    FunctionConfig::from_env(
+        source.inputs.runtime.clone(),
         env,
-    }
+        memory_limit,
+        &node.function_defaults(),
+    )
 }
 
 /// Functions in `dir`: Kyma YAML files, .js files, and folders with handler.js.

@@ -1,0 +1,144 @@
+//! The conventions the controller and the node servers share in a cluster:
+//! names and labels of the objects made for a Function, and the format in
+//! which a node publishes which Functions it serves.
+//!
+//! Both sides read and write these objects independently, so the names live
+//! here, next to the types, rather than in either of them.
+
+use std::collections::BTreeSet;
+
+/// Label on every object Shoal creates.
+pub const MANAGED_BY_LABEL: &str = "app.kubernetes.io/managed-by";
+/// Value of [`MANAGED_BY_LABEL`].
+pub const MANAGED_BY: &str = "shoal";
+/// Label naming the Function an object belongs to.
+pub const FUNCTION_LABEL: &str = "serverless.kyma-project.io/function-name";
+/// Label telling what an object is for: `build`, `source`, `node-status`.
+pub const ROLE_LABEL: &str = "shoal.dev/role";
+/// Label on build Jobs: the first 32 hex digits of the build-input hash.
+pub const BUILD_HASH_LABEL: &str = "shoal.dev/build-hash";
+/// Annotation with the whole build-input hash (on ConfigMaps and Jobs).
+pub const BUILD_HASH_ANNOTATION: &str = "shoal.dev/build-hash";
+/// Finalizer the controller puts on Functions so deletion unloads them first.
+pub const FINALIZER: &str = "serverless.kyma-project.io/shoal-cleanup";
+/// Field manager of everything the controller applies.
+pub const CONTROLLER_MANAGER: &str = "shoal-controller";
+/// Field manager of everything a node applies.
+pub const NODE_MANAGER: &str = "shoal-node";
+/// The port name of each Function's Service (Istio needs it to be `http`).
+pub const SERVICE_PORT_NAME: &str = "http";
+
+/// Role of a build Job.
+pub const ROLE_BUILD: &str = "build";
+/// Role of a Function's source ConfigMap.
+pub const ROLE_SOURCE: &str = "source";
+/// Role of a node's status ConfigMap.
+pub const ROLE_NODE_STATUS: &str = "node-status";
+/// Key of a node-status ConfigMap listing the Functions the node serves.
+pub const NODE_STATUS_KEY: &str = "functions";
+/// Key of a node-status ConfigMap with the node pod's name.
+pub const NODE_POD_KEY: &str = "pod";
+
+/// Keys of a source ConfigMap.
+pub mod source_keys {
+    /// The handler's code.
+    pub const SOURCE: &str = "source";
+    /// package.json, present only when the Function has dependencies.
+    pub const DEPENDENCIES: &str = "dependencies";
+    /// The runtime after defaulting.
+    pub const RUNTIME: &str = "runtime";
+}
+
+/// Name of a Function's source ConfigMap.
+pub fn source_config_map_name(function: &str) -> String {
+    format!("{function}-shoal-source")
+}
+
+/// Name of the build Job for one build-input hash: deterministic, so a
+/// controller that restarts mid-build finds its Job instead of starting a
+/// second one. Stays within the 63 characters a Job name may have.
+pub fn build_job_name(function: &str, hash: &str) -> String {
+    let stem: String = function.chars().take(45).collect();
+    let stem = stem.trim_end_matches('-');
+    let short: String = hash.chars().take(10).collect();
+    format!("{stem}-build-{short}")
+}
+
+/// Name of the EndpointSlice behind a Function's Service.
+pub fn endpoint_slice_name(function: &str) -> String {
+    format!("{function}-shoal")
+}
+
+/// Name of a node's status ConfigMap.
+pub fn node_status_name(pod: &str) -> String {
+    format!("shoal-node-{pod}")
+}
+
+/// The digest part of a digest-pinned reference (`…@sha256:…`).
+pub fn artifact_digest(artifact: &str) -> Option<&str> {
+    artifact.rsplit_once('@').map(|(_, d)| d)
+}
+
+/// One Function a node serves, as published in its status ConfigMap.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ServedFunction {
+    /// Its namespace.
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+    /// The digest of the module being served.
+    pub digest: String,
+}
+
+/// Renders the set of served Functions, one `namespace/name digest` per line
+/// (sorted, so unchanged sets give unchanged ConfigMaps).
+pub fn render_served(served: &BTreeSet<ServedFunction>) -> String {
+    let mut out = String::new();
+    for f in served {
+        out.push_str(&format!("{}/{} {}\n", f.namespace, f.name, f.digest));
+    }
+    out
+}
+
+/// Parses what [`render_served`] wrote; malformed lines are skipped.
+pub fn parse_served(text: &str) -> BTreeSet<ServedFunction> {
+    text.lines()
+        .filter_map(|line| {
+            let (key, digest) = line.trim().split_once(' ')?;
+            let (namespace, name) = key.split_once('/')?;
+            Some(ServedFunction {
+                namespace: namespace.to_string(),
+                name: name.to_string(),
+                digest: digest.trim().to_string(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_names_fit_and_differ_by_hash() {
+        let long = "a".repeat(63);
+        let name = build_job_name(&long, "0123456789abcdef");
+        assert!(name.len() <= 63, "{name}");
+        assert_ne!(build_job_name("f", "aaaaaaaaaaaa"), build_job_name("f", "bbbbbbbbbbbb"));
+    }
+
+    #[test]
+    fn served_round_trips() {
+        let served: BTreeSet<_> = [("b", "y"), ("a", "x")]
+            .into_iter()
+            .map(|(ns, n)| ServedFunction {
+                namespace: ns.into(),
+                name: n.into(),
+                digest: "sha256:00".into(),
+            })
+            .collect();
+        let text = render_served(&served);
+        assert_eq!(text, "a/x sha256:00\nb/y sha256:00\n");
+        assert_eq!(parse_served(&text), served);
+    }
+}

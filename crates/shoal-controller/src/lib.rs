@@ -1,0 +1,21 @@
+//! Shoal's control plane for Kyma Functions.
+//!
+//! - [`crd`]: the `functions.serverless.kyma-project.io` CustomResourceDefinition,
+//!   generated from the Rust types in `shoal-api`.
+//! - [`webhook`]: the defaulting and validating admission webhooks, served
+//!   over HTTPS with a certificate made at start-up ([`tls`]).
+//! - [`reconcile`]: the reconciler — a ConfigMap with the source, a build
+//!   Job per distinct source, the artifact in status, and a selector-less
+//!   Service per Function whose EndpointSlice lists the node pods serving it.
+//!
+//! This crate talks to the API server only. It never builds or runs a
+//! Function (the build Job and the node servers do), and it owns none of the
+//! validation rules (they live in `shoal-api`, shared with `shoal build`).
+
+pub mod crd;
+pub mod reconcile;
+pub mod resources;
+pub mod tls;
+pub mod webhook;
+
+pub use reconcile::{Context, ControllerConfig, Error, NodeView, reconcile, run};

@@ -1,0 +1,788 @@
+//! The Function reconciler.
+//!
+//! One pass, in order: validate (ConfigurationReady), store the source in a
+//! ConfigMap, make sure the module for this exact source exists (BuildReady:
+//! one deterministic Job per build-input hash, so restarts and retries never
+//! start a second build), then publish it (Running: the Service and the
+//! EndpointSlice listing the node pods that serve the built digest). Status
+//! is written with server-side apply; conditions keep their transition time
+//! while their status holds.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod, Secret, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams, PropagationPolicy};
+use kube::runtime::controller::{Action, Controller};
+use kube::runtime::finalizer::{Event as Finalizer, finalizer};
+use kube::runtime::reflector::{ObjectRef, Store};
+use kube::runtime::{WatchStreamExt, reflector, watcher};
+use kube::{Client, ResourceExt};
+use serde::Deserialize;
+use shoal_api::cluster::{self, ServedFunction};
+use shoal_api::{Condition, Function, FunctionStatus, condition};
+use tokio::sync::Mutex;
+
+use crate::resources;
+
+/// How the controller builds and where Functions are served.
+#[derive(Debug, Clone)]
+pub struct ControllerConfig {
+    /// Namespace of the controller and the node pods.
+    pub namespace: String,
+    /// Image of the build Jobs (it holds `shoal` and the JS tooling).
+    pub builder_image: String,
+    /// `imagePullPolicy` of build Jobs.
+    pub builder_pull_policy: Option<String>,
+    /// ServiceAccount of build Jobs (they need no API access).
+    pub builder_service_account: Option<String>,
+    /// Registry and repository prefix modules are pushed to, e.g.
+    /// `shoal-registry.shoal-system.svc.cluster.local:5000/functions`.
+    pub registry: String,
+    /// `host:port` registries reached over plain HTTP.
+    pub insecure_registries: Vec<String>,
+    /// Secret in [`Self::namespace`] with `username` and `password` for the
+    /// registry, copied to each Function namespace for its build Jobs.
+    pub registry_secret: Option<String>,
+    /// Labels that select the node pods.
+    pub node_labels: BTreeMap<String, String>,
+    /// The node pods' HTTP port (the Services' targetPort).
+    pub node_port: i32,
+    /// Build Jobs allowed to run at once, cluster-wide.
+    pub max_concurrent_builds: usize,
+    /// Retries of a failed build pod before the build is failed.
+    pub build_backoff_limit: i32,
+    /// A build running longer than this is failed.
+    pub build_deadline: Duration,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        Self {
+            namespace: "shoal-system".into(),
+            builder_image: "shoal-builder:latest".into(),
+            builder_pull_policy: None,
+            builder_service_account: None,
+            registry: "localhost:5000/functions".into(),
+            insecure_registries: Vec::new(),
+            registry_secret: None,
+            node_labels: BTreeMap::from([
+                ("app.kubernetes.io/name".to_string(), "shoal".to_string()),
+                ("app.kubernetes.io/component".to_string(), "node".to_string()),
+            ]),
+            node_port: 8080,
+            max_concurrent_builds: 5,
+            build_backoff_limit: 2,
+            build_deadline: Duration::from_secs(600),
+        }
+    }
+}
+
+impl ControllerConfig {
+    /// The node selector as a label-selector string (`k=v,k=v`).
+    pub fn node_selector(&self) -> String {
+        self.node_labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// What the reconciler knows about node pods and what they serve, from
+/// watches shared by all reconciles.
+#[derive(Clone)]
+pub struct NodeView {
+    /// Node pods.
+    pub pods: Store<Pod>,
+    /// Node status ConfigMaps (what each node serves).
+    pub statuses: Store<ConfigMap>,
+}
+
+impl NodeView {
+    /// Ready node pods with an IP that serve `function` at `digest`.
+    pub fn serving(&self, namespace: &str, name: &str, digest: &str) -> Vec<Arc<Pod>> {
+        let wanted = ServedFunction {
+            namespace: namespace.into(),
+            name: name.into(),
+            digest: digest.into(),
+        };
+        let mut pods: Vec<Arc<Pod>> = self
+            .pods
+            .state()
+            .into_iter()
+            .filter(|pod| is_ready(pod))
+            .filter(|pod| {
+                let status_name = cluster::node_status_name(&pod.name_any());
+                self.statuses.state().iter().any(|cm| {
+                    cm.name_any() == status_name
+                        && cm.namespace() == pod.namespace()
+                        && cm
+                            .data
+                            .as_ref()
+                            .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
+                            .is_some_and(|text| cluster::parse_served(text).contains(&wanted))
+                })
+            })
+            .collect();
+        pods.sort_by_key(|p| p.name_any());
+        pods
+    }
+
+    /// Ready node pods.
+    pub fn ready_nodes(&self) -> usize {
+        self.pods.state().iter().filter(|p| is_ready(p)).count()
+    }
+}
+
+/// A pod that is Ready, has an IP and is not being deleted.
+pub fn is_ready(pod: &Pod) -> bool {
+    pod.metadata.deletion_timestamp.is_none()
+        && pod.status.as_ref().is_some_and(|s| {
+            s.pod_ip.is_some()
+                && s.conditions
+                    .iter()
+                    .flatten()
+                    .any(|c| c.type_ == "Ready" && c.status == "True")
+        })
+}
+
+/// Shared state of all reconciles.
+pub struct Context {
+    /// The API client.
+    pub client: Client,
+    /// Configuration.
+    pub config: ControllerConfig,
+    /// Node pods and what they serve.
+    pub nodes: NodeView,
+    /// Held while counting running builds and starting one, so concurrent
+    /// reconciles cannot both take the last build slot.
+    build_slots: Mutex<()>,
+}
+
+impl Context {
+    /// A context for reconciles.
+    pub fn new(client: Client, config: ControllerConfig, nodes: NodeView) -> Self {
+        Self {
+            client,
+            config,
+            nodes,
+            build_slots: Mutex::new(()),
+        }
+    }
+}
+
+/// Why a reconcile failed (it is retried with backoff).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An API call failed.
+    #[error("Kubernetes API: {0}")]
+    Kube(#[from] kube::Error),
+    /// Adding or removing the finalizer failed, or cleanup did.
+    #[error("finalizer: {0}")]
+    Finalizer(#[source] Box<kube::runtime::finalizer::Error<Error>>),
+    /// The Function has no namespace (not a namespaced object).
+    #[error("Function without a namespace")]
+    NoNamespace,
+}
+
+/// Reconciles one Function (the kube-runtime entry point).
+pub async fn reconcile(function: Arc<Function>, ctx: Arc<Context>) -> Result<Action, Error> {
+    let namespace = function.namespace().ok_or(Error::NoNamespace)?;
+    let api: Api<Function> = Api::namespaced(ctx.client.clone(), &namespace);
+    finalizer(&api, cluster::FINALIZER, function, |event| async {
+        match event {
+            Finalizer::Apply(function) => apply(&function, &ctx).await,
+            Finalizer::Cleanup(function) => cleanup(&function, &ctx).await,
+        }
+    })
+    .await
+    .map_err(|e| Error::Finalizer(Box::new(e)))
+}
+
+/// Retry a failed reconcile after a pause (kube-runtime's error policy).
+pub fn error_policy(function: Arc<Function>, error: &Error, _ctx: Arc<Context>) -> Action {
+    tracing::warn!(
+        namespace = function.namespace().unwrap_or_default(),
+        name = function.name_any(),
+        %error,
+        "reconcile failed; retrying"
+    );
+    Action::requeue(Duration::from_secs(10))
+}
+
+/// Builds the status one condition at a time, keeping transition times of
+/// conditions whose status did not change.
+struct StatusWriter {
+    previous: Vec<Condition>,
+    status: FunctionStatus,
+}
+
+impl StatusWriter {
+    fn new(function: &Function) -> Self {
+        let previous = function.status.clone().unwrap_or_default();
+        Self {
+            previous: previous.conditions.clone(),
+            status: FunctionStatus {
+                conditions: Vec::new(),
+                ..previous
+            },
+        }
+    }
+
+    fn set(&mut self, type_: &str, status: &str, reason: &str, message: impl Into<String>) {
+        let mut message: String = message.into();
+        if message.len() > 32768 {
+            let mut cut = 32000;
+            while !message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            message.truncate(cut);
+            message.push_str(" …(truncated)");
+        }
+        let kept = self
+            .previous
+            .iter()
+            .find(|c| c.type_ == type_ && c.status == status)
+            .and_then(|c| c.last_transition_time.clone());
+        self.status.conditions.retain(|c| c.type_ != type_);
+        self.status.conditions.push(Condition {
+            type_: type_.into(),
+            status: status.into(),
+            reason: Some(reason.into()),
+            message: Some(message),
+            last_transition_time: Some(kept.unwrap_or_else(|| Time(k8s_openapi::jiff::Timestamp::now()))),
+        });
+    }
+
+    fn previous(&self, type_: &str) -> Option<&Condition> {
+        self.previous.iter().find(|c| c.type_ == type_)
+    }
+
+    /// Conditions not set in this pass keep their previous value.
+    fn finish(mut self) -> FunctionStatus {
+        for c in &self.previous {
+            if !self.status.conditions.iter().any(|n| n.type_ == c.type_) {
+                self.status.conditions.push(c.clone());
+            }
+        }
+        let order = |t: &str| match t {
+            condition::CONFIGURATION_READY => 0,
+            condition::BUILD_READY => 1,
+            _ => 2,
+        };
+        self.status.conditions.sort_by_key(|c| order(&c.type_));
+        self.status
+    }
+}
+
+async fn write_status(function: &Function, ctx: &Context, status: FunctionStatus) -> Result<(), Error> {
+    if function.status.as_ref() == Some(&status) {
+        return Ok(());
+    }
+    let api: Api<Function> = Api::namespaced(ctx.client.clone(), &function.namespace().unwrap_or_default());
+    let patch = serde_json::json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2",
+        "kind": "Function",
+        "status": status,
+    });
+    api.patch_status(
+        &function.name_any(),
+        &PatchParams::apply(cluster::CONTROLLER_MANAGER).force(),
+        &Patch::Apply(&patch),
+    )
+    .await?;
+    Ok(())
+}
+
+fn apply_params() -> PatchParams {
+    PatchParams::apply(cluster::CONTROLLER_MANAGER).force()
+}
+
+async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
+    let namespace = function.namespace().ok_or(Error::NoNamespace)?;
+    let name = function.name_any();
+    let mut status = StatusWriter::new(function);
+    status.status.observed_generation = function.metadata.generation;
+
+    // The webhooks normally did this already; doing it again keeps a Function
+    // that bypassed them from being built with other defaults.
+    let mut defaulted = function.clone();
+    shoal_api::apply_defaults(&mut defaulted);
+    status.status.runtime = Some(defaulted.runtime().to_string());
+    status.status.function_resource_profile = defaulted
+        .spec
+        .resource_configuration
+        .as_ref()
+        .and_then(|r| r.function.as_ref())
+        .and_then(|f| {
+            f.profile
+                .clone()
+                .or_else(|| f.resources.as_ref().map(|_| "custom".into()))
+        });
+
+    if let Err(e) = shoal_api::validate(&defaulted) {
+        tracing::info!(%namespace, %name, reason = %e, "Function spec invalid");
+        status.set(
+            condition::CONFIGURATION_READY,
+            "False",
+            "InvalidFunctionSpec",
+            e.to_string(),
+        );
+        write_status(function, ctx, status.finish()).await?;
+        return Ok(Action::await_change());
+    }
+    let Some(inputs) = defaulted.build_inputs() else {
+        status.set(
+            condition::CONFIGURATION_READY,
+            "False",
+            "SourceUpdateFailed",
+            "gitRepository sources are not built by Shoal yet: put the code in spec.source.inline",
+        );
+        write_status(function, ctx, status.finish()).await?;
+        return Ok(Action::await_change());
+    };
+    let hash = inputs.hash();
+
+    let config_maps: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &namespace);
+    let source_map = resources::source_config_map(&defaulted, &inputs);
+    config_maps
+        .patch(
+            &cluster::source_config_map_name(&name),
+            &apply_params(),
+            &Patch::Apply(&source_map),
+        )
+        .await?;
+    let configured_before = status
+        .previous(condition::CONFIGURATION_READY)
+        .is_some_and(|c| c.status == "True");
+    let reason = if configured_before {
+        "ConfigMapUpdated"
+    } else {
+        "ConfigMapCreated"
+    };
+    status.set(
+        condition::CONFIGURATION_READY,
+        "True",
+        reason,
+        format!("source stored in ConfigMap {}", cluster::source_config_map_name(&name)),
+    );
+
+    let build_wait = build(&defaulted, ctx, &inputs, &hash, &mut status).await?;
+    serve(&defaulted, ctx, &mut status).await?;
+    write_status(function, ctx, status.finish()).await?;
+    Ok(build_wait.unwrap_or_else(|| Action::requeue(Duration::from_secs(300))))
+}
+
+/// What a finished build Job leaves in its termination message.
+#[derive(Deserialize)]
+struct BuildResult {
+    artifact: String,
+}
+
+/// Makes sure the module for `hash` is built; returns a sooner requeue when
+/// a build is waiting or running.
+async fn build(
+    function: &Function,
+    ctx: &Context,
+    inputs: &shoal_api::BuildInputs,
+    hash: &str,
+    status: &mut StatusWriter,
+) -> Result<Option<Action>, Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    let name = function.name_any();
+    let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
+    let job_name = cluster::build_job_name(&name, hash);
+
+    if status.status.build_hash.as_deref() == Some(hash) && status.status.artifact.is_some() {
+        delete_jobs(&jobs, &name, |_| true).await?;
+        status.set(
+            condition::BUILD_READY,
+            "True",
+            "JobFinished",
+            format!("built {}", status.status.artifact.clone().unwrap_or_default()),
+        );
+        return Ok(None);
+    }
+
+    let Some(job) = jobs.get_opt(&job_name).await? else {
+        // A build for older source is pointless now.
+        delete_jobs(&jobs, &name, |j| j.name_any() != job_name).await?;
+        let _slot = ctx.build_slots.lock().await;
+        let running = running_builds(ctx).await?;
+        if running >= ctx.config.max_concurrent_builds {
+            tracing::info!(%namespace, %name, running, "build queued: all build slots busy");
+            status.set(
+                condition::BUILD_READY,
+                "Unknown",
+                "JobQueued",
+                format!(
+                    "waiting for a build slot ({running} of {} builds running)",
+                    ctx.config.max_concurrent_builds
+                ),
+            );
+            return Ok(Some(Action::requeue(Duration::from_secs(10))));
+        }
+        copy_registry_secret(ctx, &namespace).await?;
+        let job = resources::build_job(&ctx.config, function, inputs);
+        match jobs.create(&PostParams::default(), &job).await {
+            Ok(_) => tracing::info!(%namespace, %name, job = %job_name, "build Job created"),
+            Err(kube::Error::Api(status)) if status.is_already_exists() => {}
+            Err(e) => return Err(e.into()),
+        }
+        status.set(
+            condition::BUILD_READY,
+            "Unknown",
+            "JobCreated",
+            format!("build Job {job_name} created"),
+        );
+        return Ok(Some(Action::requeue(Duration::from_secs(60))));
+    };
+
+    let job_status = job.status.clone().unwrap_or_default();
+    let finished = |type_: &str| {
+        job_status
+            .conditions
+            .iter()
+            .flatten()
+            .any(|c| c.type_ == type_ && c.status == "True")
+    };
+    if finished("Complete") {
+        let message = termination_message(ctx, &namespace, &job_name).await?;
+        match message.as_deref().map(serde_json::from_str::<BuildResult>) {
+            Some(Ok(result)) => {
+                tracing::info!(%namespace, %name, artifact = %result.artifact, "build finished");
+                status.status.artifact = Some(result.artifact.clone());
+                status.status.build_hash = Some(hash.to_string());
+                status.set(
+                    condition::BUILD_READY,
+                    "True",
+                    "JobFinished",
+                    format!("built {}", result.artifact),
+                );
+                delete_jobs(&jobs, &name, |_| true).await?;
+            }
+            _ => {
+                status.set(
+                    condition::BUILD_READY,
+                    "False",
+                    "JobFailed",
+                    format!(
+                        "build Job {job_name} completed without reporting its artifact{}; delete the Job to retry",
+                        message.map(|m| format!(": {m}")).unwrap_or_default()
+                    ),
+                );
+            }
+        }
+        Ok(None)
+    } else if finished("Failed") {
+        let reason = job_status
+            .conditions
+            .iter()
+            .flatten()
+            .find(|c| c.type_ == "Failed")
+            .and_then(|c| c.message.clone().or(c.reason.clone()))
+            .unwrap_or_default();
+        let message = termination_message(ctx, &namespace, &job_name)
+            .await?
+            .unwrap_or_else(|| reason.clone());
+        tracing::info!(%namespace, %name, job = %job_name, %message, "build failed");
+        status.set(
+            condition::BUILD_READY,
+            "False",
+            "JobFailed",
+            format!("build Job {job_name} failed: {}", message.trim()),
+        );
+        // The failed Job is kept (its logs explain the failure) and marks
+        // this source as tried: no rebuild until the source changes or the
+        // Job is deleted.
+        Ok(None)
+    } else {
+        status.set(
+            condition::BUILD_READY,
+            "Unknown",
+            "JobRunning",
+            format!("build Job {job_name} is running"),
+        );
+        Ok(Some(Action::requeue(Duration::from_secs(60))))
+    }
+}
+
+/// Build Jobs running anywhere in the cluster.
+async fn running_builds(ctx: &Context) -> Result<usize, Error> {
+    let jobs: Api<Job> = Api::all(ctx.client.clone());
+    let selector = format!(
+        "{}={},{}={}",
+        cluster::MANAGED_BY_LABEL,
+        cluster::MANAGED_BY,
+        cluster::ROLE_LABEL,
+        cluster::ROLE_BUILD
+    );
+    let list = jobs.list(&ListParams::default().labels(&selector)).await?;
+    Ok(list
+        .items
+        .iter()
+        .filter(|job| {
+            !job.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .into_iter()
+                .flatten()
+                .any(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True")
+        })
+        .count())
+}
+
+/// The newest termination message of the Job's pods: the build's result on
+/// success, the compiler's message on failure.
+async fn termination_message(ctx: &Context, namespace: &str, job: &str) -> Result<Option<String>, Error> {
+    let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
+    let list = pods
+        .list(&ListParams::default().labels(&format!("job-name={job}")))
+        .await?;
+    let mut messages: Vec<(Option<Time>, String)> = list
+        .items
+        .iter()
+        .flat_map(|pod| pod.status.iter().flat_map(|s| s.container_statuses.iter().flatten()))
+        .filter_map(|cs| {
+            let terminated = cs.state.as_ref()?.terminated.as_ref()?;
+            let message = terminated.message.clone().filter(|m| !m.trim().is_empty())?;
+            Some((terminated.finished_at.clone(), message))
+        })
+        .collect();
+    messages.sort_by(|a, b| a.0.as_ref().map(|t| t.0).cmp(&b.0.as_ref().map(|t| t.0)));
+    Ok(messages.pop().map(|(_, m)| m))
+}
+
+async fn delete_jobs(jobs: &Api<Job>, function: &str, which: impl Fn(&Job) -> bool) -> Result<(), Error> {
+    let selector = format!(
+        "{}={function},{}={}",
+        cluster::FUNCTION_LABEL,
+        cluster::ROLE_LABEL,
+        cluster::ROLE_BUILD
+    );
+    let params = DeleteParams {
+        propagation_policy: Some(PropagationPolicy::Background),
+        ..DeleteParams::default()
+    };
+    for job in jobs.list(&ListParams::default().labels(&selector)).await?.items {
+        if which(&job) && job.metadata.deletion_timestamp.is_none() {
+            match jobs.delete(&job.name_any(), &params).await {
+                Err(kube::Error::Api(status)) if status.is_not_found() => {}
+                Err(e) => return Err(e.into()),
+                Ok(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn copy_registry_secret(ctx: &Context, namespace: &str) -> Result<(), Error> {
+    let Some(secret_name) = &ctx.config.registry_secret else {
+        return Ok(());
+    };
+    let source: Api<Secret> = Api::namespaced(ctx.client.clone(), &ctx.config.namespace);
+    let secret = source.get(secret_name).await?;
+    let copy = resources::registry_secret_copy(&secret, namespace);
+    let target: Api<Secret> = Api::namespaced(ctx.client.clone(), namespace);
+    target
+        .patch(resources::REGISTRY_SECRET_COPY, &apply_params(), &Patch::Apply(&copy))
+        .await?;
+    Ok(())
+}
+
+/// Publishes a built Function: its Service, its EndpointSlice and Running.
+async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) -> Result<(), Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    let name = function.name_any();
+    status.status.pod_selector = Some(ctx.config.node_selector());
+    let Some(artifact) = status.status.artifact.clone() else {
+        status.status.replicas = Some(0);
+        status.set(
+            condition::RUNNING,
+            "Unknown",
+            "DeploymentWaiting",
+            "waiting for the first build",
+        );
+        return Ok(());
+    };
+    let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
+    let scaled_to_zero = function.spec.replicas == Some(0);
+    let serving = if scaled_to_zero {
+        Vec::new()
+    } else {
+        ctx.nodes.serving(&namespace, &name, &digest)
+    };
+    let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
+
+    let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
+    services
+        .patch(
+            &name,
+            &apply_params(),
+            &Patch::Apply(&resources::service(&ctx.config, function)),
+        )
+        .await?;
+    let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
+    slices
+        .patch(
+            &cluster::endpoint_slice_name(&name),
+            &apply_params(),
+            &Patch::Apply(&resources::endpoint_slice(&ctx.config, function, &serving_refs)),
+        )
+        .await?;
+
+    status.status.replicas = Some(serving.len() as i32);
+    let ready = ctx.nodes.ready_nodes();
+    if scaled_to_zero {
+        status.set(
+            condition::RUNNING,
+            "True",
+            "DeploymentReady",
+            "spec.replicas is 0: no node serves the Function",
+        );
+    } else if !serving.is_empty() {
+        status.set(
+            condition::RUNNING,
+            "True",
+            "DeploymentReady",
+            format!(
+                "served by {} of {ready} ready nodes behind Service {name}",
+                serving.len()
+            ),
+        );
+    } else if ready == 0 {
+        status.set(
+            condition::RUNNING,
+            "False",
+            "MinReplicasNotAvailable",
+            "no node server is ready",
+        );
+    } else {
+        status.set(
+            condition::RUNNING,
+            "Unknown",
+            "DeploymentWaiting",
+            format!("waiting for {ready} ready nodes to load {artifact}"),
+        );
+    }
+    Ok(())
+}
+
+/// Removes what the Function owns. Owner references would do it too, but
+/// only once the garbage collector gets to it; build pods are stopped now.
+async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    let name = function.name_any();
+    let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
+    delete_jobs(&jobs, &name, |_| true).await?;
+    let params = DeleteParams::default();
+    let ignore_missing = |r: Result<_, kube::Error>| match r {
+        Err(kube::Error::Api(status)) if status.is_not_found() => Ok(()),
+        Err(e) => Err(Error::Kube(e)),
+        Ok(_) => Ok(()),
+    };
+    let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
+    ignore_missing(
+        slices
+            .delete(&cluster::endpoint_slice_name(&name), &params)
+            .await
+            .map(|_| ()),
+    )?;
+    let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
+    ignore_missing(services.delete(&name, &params).await.map(|_| ()))?;
+    let config_maps: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &namespace);
+    ignore_missing(
+        config_maps
+            .delete(&cluster::source_config_map_name(&name), &params)
+            .await
+            .map(|_| ()),
+    )?;
+    tracing::info!(%namespace, %name, "Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
+    Ok(Action::await_change())
+}
+
+/// Runs the controller until `shutdown` completes: watches Functions, their
+/// build Jobs, the node pods and the nodes' status ConfigMaps.
+pub async fn run(
+    client: Client,
+    config: ControllerConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+) {
+    let node_pods: Api<Pod> = Api::namespaced(client.clone(), &config.namespace);
+    let node_statuses: Api<ConfigMap> = Api::namespaced(client.clone(), &config.namespace);
+    let pods_config = watcher::Config::default().labels(&config.node_selector());
+    let status_config =
+        watcher::Config::default().labels(&format!("{}={}", cluster::ROLE_LABEL, cluster::ROLE_NODE_STATUS));
+
+    let (pod_store, pod_writer) = reflector::store();
+    let (status_store, status_writer) = reflector::store();
+    let nodes = NodeView {
+        pods: pod_store,
+        statuses: status_store,
+    };
+    let pod_stream = reflector(pod_writer, watcher(node_pods, pods_config))
+        .default_backoff()
+        .touched_objects();
+    let status_stream = reflector(status_writer, watcher(node_statuses, status_config))
+        .default_backoff()
+        .touched_objects();
+
+    let functions: Api<Function> = Api::all(client.clone());
+    let jobs: Api<Job> = Api::all(client.clone());
+    let job_config = watcher::Config::default().labels(&format!("{}={}", cluster::ROLE_LABEL, cluster::ROLE_BUILD));
+    let controller = Controller::new(functions, watcher::Config::default());
+    let function_store = controller.store();
+    let all_functions = move || {
+        function_store
+            .state()
+            .iter()
+            .map(|f| ObjectRef::from_obj(f.as_ref()))
+            .collect::<Vec<_>>()
+    };
+    let ctx = Arc::new(Context::new(client, config, nodes));
+    controller
+        .owns(jobs, job_config)
+        // Any node coming or going changes every Function's endpoints.
+        .watches_stream(pod_stream, {
+            let all = all_functions.clone();
+            move |_pod: Pod| all()
+        })
+        // A node's status names the Functions whose serving state moved.
+        .watches_stream(status_stream, |cm: ConfigMap| {
+            cm.data
+                .as_ref()
+                .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
+                .map(|text| cluster::parse_served(text))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| ObjectRef::<Function>::new(&f.name).within(&f.namespace))
+                .collect::<Vec<_>>()
+        })
+        .with_config(kube::runtime::controller::Config::default().debounce(Duration::from_millis(500)))
+        .graceful_shutdown_on(shutdown)
+        .run(reconcile, error_policy, ctx)
+        .for_each(|result| async move {
+            if let Err(e) = result {
+                tracing::debug!(error = %e, "reconcile loop");
+            }
+        })
+        .await;
+}
+
+/// Whether a Function is Ready as Kyma defines it: all three conditions True.
+pub fn is_function_ready(function: &Function) -> bool {
+    let conditions = function.status.as_ref().map(|s| s.conditions.as_slice()).unwrap_or(&[]);
+    [
+        condition::CONFIGURATION_READY,
+        condition::BUILD_READY,
+        condition::RUNNING,
+    ]
+    .iter()
+    .all(|t| conditions.iter().any(|c| c.type_ == *t && c.status == "True"))
+}

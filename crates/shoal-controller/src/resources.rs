@@ -1,0 +1,382 @@
+//! The objects the reconciler makes for a Function, as pure functions of the
+//! Function and the controller's configuration (no I/O, so each is easy to
+//! read and to test).
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::batch::v1::{
+    Job, JobSpec, PodFailurePolicy, PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule,
+};
+use k8s_openapi::api::core::v1::{
+    Capabilities, ConfigMap, ConfigMapVolumeSource, Container, EmptyDirVolumeSource, EnvVar, EnvVarSource, KeyToPath,
+    Pod, PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements, SeccompProfile, Secret, SecretKeySelector,
+    SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
+};
+use k8s_openapi::api::discovery::v1::{Endpoint, EndpointConditions, EndpointPort, EndpointSlice};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use kube::{Resource, ResourceExt};
+use shoal_api::cluster::{self, source_keys};
+use shoal_api::{BuildInputs, Function};
+
+use crate::reconcile::ControllerConfig;
+
+/// Name of the registry-credentials Secret copied into a Function's
+/// namespace for its build Jobs.
+pub const REGISTRY_SECRET_COPY: &str = "shoal-registry-credentials";
+/// Where the build Job mounts the source ConfigMap.
+const SOURCE_MOUNT: &str = "/function";
+
+/// Labels on everything made for `function`.
+pub fn labels(function: &str, role: &str) -> BTreeMap<String, String> {
+    BTreeMap::from([
+        (cluster::MANAGED_BY_LABEL.to_string(), cluster::MANAGED_BY.to_string()),
+        (cluster::FUNCTION_LABEL.to_string(), function.to_string()),
+        (cluster::ROLE_LABEL.to_string(), role.to_string()),
+    ])
+}
+
+/// Metadata for an object owned by (and deleted with) `function`.
+fn owned_meta(function: &Function, name: String, role: &str) -> ObjectMeta {
+    ObjectMeta {
+        name: Some(name),
+        namespace: function.namespace(),
+        labels: Some(labels(&function.name_any(), role)),
+        owner_references: function.controller_owner_ref(&()).map(|r| vec![r]),
+        ..ObjectMeta::default()
+    }
+}
+
+/// The ConfigMap holding a Function's source, dependencies and runtime; the
+/// build Job mounts it.
+pub fn source_config_map(function: &Function, inputs: &BuildInputs) -> ConfigMap {
+    let mut meta = owned_meta(
+        function,
+        cluster::source_config_map_name(&function.name_any()),
+        cluster::ROLE_SOURCE,
+    );
+    meta.annotations = Some(BTreeMap::from([(
+        cluster::BUILD_HASH_ANNOTATION.to_string(),
+        inputs.hash(),
+    )]));
+    let mut data = BTreeMap::from([
+        (source_keys::SOURCE.to_string(), inputs.source.clone()),
+        (source_keys::RUNTIME.to_string(), inputs.runtime.clone()),
+    ]);
+    if let Some(deps) = &inputs.dependencies {
+        data.insert(source_keys::DEPENDENCIES.to_string(), deps.clone());
+    }
+    ConfigMap {
+        metadata: meta,
+        data: Some(data),
+        ..ConfigMap::default()
+    }
+}
+
+/// The OCI reference a build pushes to: one tag per build-input hash.
+pub fn artifact_tag(config: &ControllerConfig, function: &Function, hash: &str) -> String {
+    let short: String = hash.chars().take(16).collect();
+    format!(
+        "{}/{}/{}:{short}",
+        config.registry.trim_end_matches('/'),
+        function.namespace().unwrap_or_default(),
+        function.name_any()
+    )
+}
+
+/// The build resources: the Function's build preset or explicit resources.
+fn build_resources(function: &Function) -> ResourceRequirements {
+    let request = function
+        .spec
+        .resource_configuration
+        .as_ref()
+        .and_then(|r| r.build.as_ref());
+    if let Some(resources) = request.and_then(|r| r.resources.clone()) {
+        return resources;
+    }
+    let preset = request
+        .and_then(|r| r.profile.as_deref())
+        .and_then(shoal_api::build_preset)
+        .or_else(|| shoal_api::build_preset(shoal_api::DEFAULT_BUILD_PRESET));
+    let Some(preset) = preset else {
+        return ResourceRequirements::default();
+    };
+    let pair = |cpu: &str, memory: &str| {
+        BTreeMap::from([
+            ("cpu".to_string(), Quantity(cpu.to_string())),
+            ("memory".to_string(), Quantity(memory.to_string())),
+        ])
+    };
+    ResourceRequirements {
+        requests: Some(pair(preset.request_cpu, preset.request_memory)),
+        limits: Some(pair(preset.limit_cpu, preset.limit_memory)),
+        ..ResourceRequirements::default()
+    }
+}
+
+/// The build Job for one build-input hash. It runs `shoal build` in the
+/// builder image, pushes to the registry and writes the pinned reference
+/// (or the compiler's message) to its termination log.
+pub fn build_job(config: &ControllerConfig, function: &Function, inputs: &BuildInputs) -> Job {
+    let name = function.name_any();
+    let namespace = function.namespace().unwrap_or_default();
+    let hash = inputs.hash();
+    let mut meta = owned_meta(function, cluster::build_job_name(&name, &hash), cluster::ROLE_BUILD);
+    let short_hash: String = hash.chars().take(32).collect();
+    if let Some(labels) = meta.labels.as_mut() {
+        labels.insert(cluster::BUILD_HASH_LABEL.to_string(), short_hash);
+    }
+    meta.annotations = Some(BTreeMap::from([(
+        cluster::BUILD_HASH_ANNOTATION.to_string(),
+        hash.clone(),
+    )]));
+
+    let mut items = vec![KeyToPath {
+        key: source_keys::SOURCE.into(),
+        path: "handler.js".into(),
+        ..KeyToPath::default()
+    }];
+    if inputs.dependencies.is_some() {
+        items.push(KeyToPath {
+            key: source_keys::DEPENDENCIES.into(),
+            path: "package.json".into(),
+            ..KeyToPath::default()
+        });
+    }
+    let mut env = vec![
+        plain_env("HOME", "/tmp"),
+        plain_env("SHOAL_CACHE_DIR", "/tmp/shoal-cache"),
+        plain_env("npm_config_cache", "/tmp/npm-cache"),
+        plain_env("SHOAL_INSECURE_REGISTRIES", &config.insecure_registries.join(",")),
+    ];
+    if config.registry_secret.is_some() {
+        for (var, key) in [
+            ("SHOAL_REGISTRY_USER", "username"),
+            ("SHOAL_REGISTRY_PASSWORD", "password"),
+        ] {
+            env.push(EnvVar {
+                name: var.into(),
+                value_from: Some(EnvVarSource {
+                    secret_key_ref: Some(SecretKeySelector {
+                        name: REGISTRY_SECRET_COPY.into(),
+                        key: key.into(),
+                        optional: Some(false),
+                    }),
+                    ..EnvVarSource::default()
+                }),
+                ..EnvVar::default()
+            });
+        }
+    }
+    let container = Container {
+        name: "build".into(),
+        image: Some(config.builder_image.clone()),
+        image_pull_policy: config.builder_pull_policy.clone(),
+        args: Some(vec![
+            "build".into(),
+            SOURCE_MOUNT.into(),
+            "--name".into(),
+            format!("{namespace}/{name}"),
+            "--runtime".into(),
+            inputs.runtime.clone(),
+            "--push".into(),
+            artifact_tag(config, function, &hash),
+            "--result-file".into(),
+            "/dev/termination-log".into(),
+        ]),
+        env: Some(env),
+        resources: Some(build_resources(function)),
+        termination_message_policy: Some("FallbackToLogsOnError".into()),
+        volume_mounts: Some(vec![
+            VolumeMount {
+                name: "source".into(),
+                mount_path: SOURCE_MOUNT.into(),
+                read_only: Some(true),
+                ..VolumeMount::default()
+            },
+            VolumeMount {
+                name: "tmp".into(),
+                mount_path: "/tmp".into(),
+                ..VolumeMount::default()
+            },
+        ]),
+        security_context: Some(restricted_container()),
+        ..Container::default()
+    };
+    Job {
+        metadata: meta.clone(),
+        spec: Some(JobSpec {
+            backoff_limit: Some(config.build_backoff_limit),
+            active_deadline_seconds: Some(config.build_deadline.as_secs() as i64),
+            // An evicted or preempted build pod is not the build's fault:
+            // retry it without spending the backoff budget.
+            pod_failure_policy: Some(PodFailurePolicy {
+                rules: vec![PodFailurePolicyRule {
+                    action: "Ignore".into(),
+                    on_pod_conditions: Some(vec![PodFailurePolicyOnPodConditionsPattern {
+                        type_: "DisruptionTarget".into(),
+                        status: "True".into(),
+                    }]),
+                    ..PodFailurePolicyRule::default()
+                }],
+            }),
+            template: PodTemplateSpec {
+                metadata: Some(ObjectMeta {
+                    labels: meta.labels.clone(),
+                    annotations: Some(BTreeMap::from([(
+                        "sidecar.istio.io/inject".to_string(),
+                        "false".to_string(),
+                    )])),
+                    ..ObjectMeta::default()
+                }),
+                spec: Some(PodSpec {
+                    restart_policy: Some("Never".into()),
+                    automount_service_account_token: Some(false),
+                    service_account_name: config.builder_service_account.clone(),
+                    security_context: Some(PodSecurityContext {
+                        run_as_non_root: Some(true),
+                        run_as_user: Some(65532),
+                        run_as_group: Some(65532),
+                        seccomp_profile: Some(SeccompProfile {
+                            type_: "RuntimeDefault".into(),
+                            ..SeccompProfile::default()
+                        }),
+                        ..PodSecurityContext::default()
+                    }),
+                    containers: vec![container],
+                    volumes: Some(vec![
+                        Volume {
+                            name: "source".into(),
+                            config_map: Some(ConfigMapVolumeSource {
+                                name: cluster::source_config_map_name(&name),
+                                items: Some(items),
+                                ..ConfigMapVolumeSource::default()
+                            }),
+                            ..Volume::default()
+                        },
+                        Volume {
+                            name: "tmp".into(),
+                            empty_dir: Some(EmptyDirVolumeSource::default()),
+                            ..Volume::default()
+                        },
+                    ]),
+                    ..PodSpec::default()
+                }),
+            },
+            ..JobSpec::default()
+        }),
+        ..Job::default()
+    }
+}
+
+fn plain_env(name: &str, value: &str) -> EnvVar {
+    EnvVar {
+        name: name.into(),
+        value: Some(value.into()),
+        ..EnvVar::default()
+    }
+}
+
+fn restricted_container() -> SecurityContext {
+    SecurityContext {
+        allow_privilege_escalation: Some(false),
+        read_only_root_filesystem: Some(true),
+        run_as_non_root: Some(true),
+        capabilities: Some(Capabilities {
+            drop: Some(vec!["ALL".into()]),
+            ..Capabilities::default()
+        }),
+        ..SecurityContext::default()
+    }
+}
+
+/// The registry credentials copied into a Function's namespace, because a
+/// Job can only read Secrets of its own namespace.
+pub fn registry_secret_copy(source: &Secret, namespace: &str) -> Secret {
+    Secret {
+        metadata: ObjectMeta {
+            name: Some(REGISTRY_SECRET_COPY.into()),
+            namespace: Some(namespace.into()),
+            labels: Some(BTreeMap::from([(
+                cluster::MANAGED_BY_LABEL.to_string(),
+                cluster::MANAGED_BY.to_string(),
+            )])),
+            ..ObjectMeta::default()
+        },
+        data: source.data.clone(),
+        type_: Some("Opaque".into()),
+        ..Secret::default()
+    }
+}
+
+/// The Function's Service: named after it, port 80 named `http`, and no
+/// selector — a Service cannot select pods of another namespace, so the
+/// controller writes its EndpointSlice itself.
+pub fn service(config: &ControllerConfig, function: &Function) -> Service {
+    let mut meta = owned_meta(function, function.name_any(), "service");
+    if let Some(labels) = meta.labels.as_mut() {
+        labels.extend(function.spec.labels.clone());
+    }
+    if !function.spec.annotations.is_empty() {
+        meta.annotations = Some(function.spec.annotations.clone());
+    }
+    Service {
+        metadata: meta,
+        spec: Some(ServiceSpec {
+            ports: Some(vec![ServicePort {
+                name: Some(cluster::SERVICE_PORT_NAME.into()),
+                port: 80,
+                protocol: Some("TCP".into()),
+                app_protocol: Some("http".into()),
+                target_port: Some(IntOrString::Int(config.node_port)),
+                ..ServicePort::default()
+            }]),
+            type_: Some("ClusterIP".into()),
+            ..ServiceSpec::default()
+        }),
+        ..Service::default()
+    }
+}
+
+/// The EndpointSlice of the Function's Service: the node pods serving it.
+pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &[&Pod]) -> EndpointSlice {
+    let name = function.name_any();
+    let mut meta = owned_meta(function, cluster::endpoint_slice_name(&name), "endpoints");
+    if let Some(labels) = meta.labels.as_mut() {
+        labels.insert("kubernetes.io/service-name".into(), name.clone());
+        labels.insert(
+            "endpointslice.kubernetes.io/managed-by".into(),
+            "shoal.dev/controller".into(),
+        );
+    }
+    let mut endpoints: Vec<Endpoint> = serving
+        .iter()
+        .filter_map(|pod| {
+            let ip = pod.status.as_ref()?.pod_ip.clone()?;
+            Some(Endpoint {
+                addresses: vec![ip],
+                conditions: Some(EndpointConditions {
+                    ready: Some(true),
+                    serving: Some(true),
+                    terminating: Some(false),
+                }),
+                node_name: pod.spec.as_ref().and_then(|s| s.node_name.clone()),
+                target_ref: Some(pod.object_ref(&())),
+                ..Endpoint::default()
+            })
+        })
+        .collect();
+    endpoints.sort_by(|a, b| a.addresses.cmp(&b.addresses));
+    EndpointSlice {
+        metadata: meta,
+        address_type: "IPv4".into(),
+        endpoints,
+        ports: Some(vec![EndpointPort {
+            name: Some(cluster::SERVICE_PORT_NAME.into()),
+            port: Some(config.node_port),
+            protocol: Some("TCP".into()),
+            app_protocol: Some("http".into()),
+        }]),
+    }
+}

@@ -1,0 +1,408 @@
+//! Keeps a node server's Function table in step with the cluster.
+//!
+//! A node watches Functions in every namespace. Each one whose status names
+//! a built artifact (and is not scaled to zero) is put into the node's
+//! [`FunctionTable`] with its env resolved (ConfigMap and Secret references
+//! included), and its module is pulled and precompiled ahead of the first
+//! request. What the node then serves is published in a ConfigMap named after
+//! the node pod (owned by it, so it goes when the pod goes); the controller
+//! reads it to fill each Function's EndpointSlice and Running condition.
+//!
+//! This crate never writes Functions and never builds: it only reads the
+//! cluster's desired state and reports the node's actual state.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{ConfigMap, EnvVar, Secret};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use kube::api::{Api, Patch, PatchParams};
+use kube::runtime::{WatchStreamExt, watcher};
+use kube::{Client, ResourceExt};
+use shoal_api::Function;
+use shoal_api::cluster::{self, ServedFunction};
+use shoal_node::{FunctionConfig, FunctionDefaults, FunctionKey, FunctionTable, ModuleSource};
+use tokio::sync::Notify;
+
+/// Who this node is, and how Functions run on it.
+#[derive(Debug, Clone)]
+pub struct SyncConfig {
+    /// The node pod's name (downward API).
+    pub pod_name: String,
+    /// The node pod's namespace, where its status ConfigMap lives.
+    pub pod_namespace: String,
+    /// The node pod's UID: the status ConfigMap's owner.
+    pub pod_uid: Option<String>,
+    /// Defaults a Function's env may override.
+    pub defaults: FunctionDefaults,
+    /// How often a changed served set is published, at most.
+    pub publish_every: Duration,
+    /// How often Functions that failed to load are tried again.
+    pub retry_every: Duration,
+}
+
+/// Why a Function could not be put on this node.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// An env reference could not be resolved.
+    #[error("env {name}: {reason}")]
+    Env {
+        /// The variable.
+        name: String,
+        /// What is missing.
+        reason: String,
+    },
+    /// Reading a referenced ConfigMap or Secret failed.
+    #[error("reading {what}: {source}")]
+    Kube {
+        /// The object read.
+        what: String,
+        /// The API error.
+        #[source]
+        source: kube::Error,
+    },
+    /// The artifact could not be pulled or compiled.
+    #[error("loading the module: {0}")]
+    Load(#[from] shoal_node::LoadError),
+}
+
+/// A Function the node was told to serve.
+struct Desired {
+    /// What determines the entry: a change replaces it.
+    fingerprint: String,
+    /// The table entry's version when it was put in.
+    version: u64,
+    digest: String,
+    /// Whether its module loaded (so requests will not cold-pull).
+    loaded: bool,
+    /// Kept to retry a failed load.
+    function: Arc<Function>,
+}
+
+/// The node side of the cluster contract.
+pub struct NodeSync {
+    client: Client,
+    table: Arc<FunctionTable>,
+    config: SyncConfig,
+    desired: Mutex<BTreeMap<FunctionKey, Desired>>,
+    changed: Notify,
+}
+
+impl NodeSync {
+    /// A sync for `table`, talking to the API server through `client`.
+    pub fn new(client: Client, table: Arc<FunctionTable>, config: SyncConfig) -> Arc<Self> {
+        Arc::new(Self {
+            client,
+            table,
+            config,
+            desired: Mutex::new(BTreeMap::new()),
+            changed: Notify::new(),
+        })
+    }
+
+    /// Puts a Function on the node (or takes it off when it has no artifact
+    /// or is scaled to zero), then loads its module. Returns once the module
+    /// is loaded or failed to load; a failure leaves any previous version
+    /// serving and is retried later.
+    pub async fn apply(&self, function: Arc<Function>) -> Result<(), SyncError> {
+        let namespace = function.namespace().unwrap_or_default();
+        let name = function.name_any();
+        let key = FunctionKey::new(namespace.clone(), name.clone());
+        let artifact = function.status.as_ref().and_then(|s| s.artifact.clone());
+        let Some(artifact) = artifact.filter(|_| function.spec.replicas != Some(0)) else {
+            self.remove(&namespace, &name);
+            return Ok(());
+        };
+        let env = resolve_env(&self.client, &function).await?;
+        let runtime = function.runtime().to_string();
+        let memory_limit = shoal_api::function_memory_limit(&function.spec) as usize;
+        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{env:?}");
+        let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
+
+        let unchanged = self
+            .lock()
+            .get(&key)
+            .is_some_and(|d| d.fingerprint == fingerprint && d.loaded);
+        if unchanged {
+            return Ok(());
+        }
+        let config = FunctionConfig::from_env(runtime, env, memory_limit, &self.config.defaults);
+        let entry = self.table.upsert(
+            key.clone(),
+            config,
+            ModuleSource::Oci {
+                reference: artifact.clone(),
+                digest: (!digest.is_empty()).then(|| digest.clone()),
+            },
+        );
+        self.lock().insert(
+            key.clone(),
+            Desired {
+                fingerprint,
+                version: entry.version,
+                digest,
+                loaded: false,
+                function: function.clone(),
+            },
+        );
+        self.changed.notify_one();
+        let loaded = self.table.module(&entry).await;
+        let mut desired = self.lock();
+        if let Some(d) = desired.get_mut(&key)
+            && d.version == entry.version
+        {
+            d.loaded = loaded.is_ok();
+        }
+        drop(desired);
+        self.changed.notify_one();
+        match loaded {
+            Ok(_) => {
+                tracing::info!(%namespace, %name, %artifact, "Function loaded");
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(%namespace, %name, %artifact, error = %e, "Function failed to load");
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Takes a Function off the node.
+    pub fn remove(&self, namespace: &str, name: &str) {
+        let key = FunctionKey::new(namespace, name);
+        let had = self.lock().remove(&key).is_some();
+        if self.table.remove(&key) || had {
+            tracing::info!(%namespace, %name, "Function unloaded");
+            self.changed.notify_one();
+        }
+    }
+
+    /// The Functions this node serves with a loaded module.
+    pub fn served(&self) -> BTreeSet<ServedFunction> {
+        self.lock()
+            .iter()
+            .filter(|(_, d)| d.loaded)
+            .map(|(k, d)| ServedFunction {
+                namespace: k.namespace.clone(),
+                name: k.name.clone(),
+                digest: d.digest.clone(),
+            })
+            .collect()
+    }
+
+    /// Writes the served set into this node's status ConfigMap.
+    pub async fn publish(&self) -> Result<(), kube::Error> {
+        let served = self.served();
+        let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.pod_namespace);
+        let name = cluster::node_status_name(&self.config.pod_name);
+        let owner = self.config.pod_uid.as_ref().map(|uid| {
+            vec![OwnerReference {
+                api_version: "v1".into(),
+                kind: "Pod".into(),
+                name: self.config.pod_name.clone(),
+                uid: uid.clone(),
+                ..OwnerReference::default()
+            }]
+        });
+        let status = ConfigMap {
+            metadata: ObjectMeta {
+                name: Some(name.clone()),
+                namespace: Some(self.config.pod_namespace.clone()),
+                labels: Some(BTreeMap::from([
+                    (cluster::MANAGED_BY_LABEL.to_string(), cluster::MANAGED_BY.to_string()),
+                    (cluster::ROLE_LABEL.to_string(), cluster::ROLE_NODE_STATUS.to_string()),
+                ])),
+                owner_references: owner,
+                ..ObjectMeta::default()
+            },
+            data: Some(BTreeMap::from([
+                (cluster::NODE_STATUS_KEY.to_string(), cluster::render_served(&served)),
+                (cluster::NODE_POD_KEY.to_string(), self.config.pod_name.clone()),
+            ])),
+            ..ConfigMap::default()
+        };
+        let mut value = serde_json::to_value(&status).unwrap_or_default();
+        value["apiVersion"] = "v1".into();
+        value["kind"] = "ConfigMap".into();
+        api.patch(
+            &name,
+            &PatchParams::apply(cluster::NODE_MANAGER).force(),
+            &Patch::Apply(&value),
+        )
+        .await?;
+        tracing::debug!(served = served.len(), "node status published");
+        Ok(())
+    }
+
+    /// Follows Functions until `shutdown` completes, publishing the served set
+    /// as it changes and retrying failed loads.
+    pub async fn run(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
+        let publisher = tokio::spawn(self.clone().publish_loop());
+        let retrier = tokio::spawn(self.clone().retry_loop());
+        let api: Api<Function> = Api::all(self.client.clone());
+        let mut events = std::pin::pin!(watcher(api, watcher::Config::default()).default_backoff());
+        let mut shutdown = std::pin::pin!(shutdown);
+        let mut listed: Option<BTreeSet<FunctionKey>> = None;
+        loop {
+            let event = tokio::select! {
+                event = events.next() => event,
+                () = &mut shutdown => break,
+            };
+            match event {
+                None => break,
+                Some(Err(e)) => tracing::warn!(error = %e, "watching Functions"),
+                Some(Ok(watcher::Event::Init)) => listed = Some(BTreeSet::new()),
+                Some(Ok(watcher::Event::InitApply(f))) => {
+                    if let Some(seen) = listed.as_mut() {
+                        seen.insert(FunctionKey::new(f.namespace().unwrap_or_default(), f.name_any()));
+                    }
+                    self.spawn_apply(f);
+                }
+                Some(Ok(watcher::Event::InitDone)) => {
+                    // A Function deleted while the watch was down.
+                    let seen = listed.take().unwrap_or_default();
+                    let gone: Vec<FunctionKey> = self.lock().keys().filter(|k| !seen.contains(k)).cloned().collect();
+                    for key in gone {
+                        self.remove(&key.namespace, &key.name);
+                    }
+                }
+                Some(Ok(watcher::Event::Apply(f))) => self.spawn_apply(f),
+                Some(Ok(watcher::Event::Delete(f))) => self.remove(&f.namespace().unwrap_or_default(), &f.name_any()),
+            }
+        }
+        publisher.abort();
+        retrier.abort();
+    }
+
+    fn spawn_apply(self: &Arc<Self>, function: Function) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let namespace = function.namespace().unwrap_or_default();
+            let name = function.name_any();
+            if let Err(e) = this.apply(Arc::new(function)).await {
+                tracing::warn!(%namespace, %name, error = %e, "Function not served on this node");
+            }
+        });
+    }
+
+    async fn publish_loop(self: Arc<Self>) {
+        let mut last: Option<BTreeSet<ServedFunction>> = None;
+        loop {
+            let served = self.served();
+            if last.as_ref() != Some(&served) {
+                match self.publish().await {
+                    Ok(()) => last = Some(served),
+                    Err(e) => tracing::warn!(error = %e, "publishing node status"),
+                }
+            }
+            tokio::select! {
+                () = self.changed.notified() => {}
+                () = tokio::time::sleep(Duration::from_secs(30)) => {}
+            }
+            tokio::time::sleep(self.config.publish_every).await;
+        }
+    }
+
+    async fn retry_loop(self: Arc<Self>) {
+        loop {
+            tokio::time::sleep(self.config.retry_every).await;
+            let failed: Vec<Arc<Function>> = self
+                .lock()
+                .values()
+                .filter(|d| !d.loaded)
+                .map(|d| d.function.clone())
+                .collect();
+            for function in failed {
+                let _ = self.apply(function).await;
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<FunctionKey, Desired>> {
+        self.desired.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A Function's `spec.env` as plain values, with `valueFrom` ConfigMap and
+/// Secret keys read from its namespace and `fieldRef` to its own name and
+/// namespace (what a pod's env would have held).
+pub async fn resolve_env(client: &Client, function: &Function) -> Result<BTreeMap<String, String>, SyncError> {
+    let namespace = function.namespace().unwrap_or_default();
+    let config_maps: Api<ConfigMap> = Api::namespaced(client.clone(), &namespace);
+    let secrets: Api<Secret> = Api::namespaced(client.clone(), &namespace);
+    let mut env = BTreeMap::new();
+    for var in &function.spec.env {
+        if let Some(value) = resolve_one(var, function, &config_maps, &secrets).await? {
+            env.insert(var.name.clone(), value);
+        }
+    }
+    Ok(env)
+}
+
+async fn resolve_one(
+    var: &EnvVar,
+    function: &Function,
+    config_maps: &Api<ConfigMap>,
+    secrets: &Api<Secret>,
+) -> Result<Option<String>, SyncError> {
+    let missing = |reason: String| SyncError::Env {
+        name: var.name.clone(),
+        reason,
+    };
+    let Some(from) = &var.value_from else {
+        return Ok(Some(var.value.clone().unwrap_or_default()));
+    };
+    if let Some(r) = &from.config_map_key_ref {
+        let optional = r.optional.unwrap_or(false);
+        let map = config_maps.get_opt(&r.name).await.map_err(|source| SyncError::Kube {
+            what: format!("ConfigMap {}", r.name),
+            source,
+        })?;
+        let value = map.as_ref().and_then(|m| {
+            m.data.as_ref().and_then(|d| d.get(&r.key).cloned()).or_else(|| {
+                m.binary_data
+                    .as_ref()
+                    .and_then(|d| d.get(&r.key))
+                    .map(|b| String::from_utf8_lossy(&b.0).into_owned())
+            })
+        });
+        return match value {
+            Some(v) => Ok(Some(v)),
+            None if optional => Ok(None),
+            None => Err(missing(format!("ConfigMap {} has no key {:?}", r.name, r.key))),
+        };
+    }
+    if let Some(r) = &from.secret_key_ref {
+        let optional = r.optional.unwrap_or(false);
+        let secret = secrets.get_opt(&r.name).await.map_err(|source| SyncError::Kube {
+            what: format!("Secret {}", r.name),
+            source,
+        })?;
+        let value = secret.as_ref().and_then(|s| {
+            s.data
+                .as_ref()
+                .and_then(|d| d.get(&r.key))
+                .map(|b| String::from_utf8_lossy(&b.0).into_owned())
+                .or_else(|| s.string_data.as_ref().and_then(|d| d.get(&r.key).cloned()))
+        });
+        return match value {
+            Some(v) => Ok(Some(v)),
+            None if optional => Ok(None),
+            None => Err(missing(format!("Secret {} has no key {:?}", r.name, r.key))),
+        };
+    }
+    if let Some(field) = &from.field_ref {
+        return match field.field_path.as_str() {
+            "metadata.name" => Ok(Some(function.name_any())),
+            "metadata.namespace" => Ok(Some(function.namespace().unwrap_or_default())),
+            other => Err(missing(format!(
+                "fieldRef {other:?} is not available to Shoal Functions"
+            ))),
+        };
+    }
+    Err(missing(
+        "only value, configMapKeyRef, secretKeyRef and fieldRef metadata.name/namespace are supported".into(),
+    ))
+}

@@ -1,0 +1,119 @@
+//! `shoal controller` and `shoal crd`: the control plane in a cluster.
+
+use std::{collections::BTreeMap, net::SocketAddr, time::Duration};
+
+use anyhow::Context;
+use clap::Args;
+use shoal_controller::{ControllerConfig, tls::WebhookCertificate, webhook};
+
+#[derive(Args)]
+pub struct ControllerArgs {
+    /// Namespace of the controller and the node pods.
+    #[arg(long, env = "POD_NAMESPACE", default_value = "shoal-system")]
+    namespace: String,
+    /// Image of the build Jobs.
+    #[arg(long, env = "SHOAL_BUILDER_IMAGE")]
+    builder_image: String,
+    /// imagePullPolicy of the build Jobs.
+    #[arg(long, env = "SHOAL_BUILDER_PULL_POLICY")]
+    builder_pull_policy: Option<String>,
+    /// ServiceAccount of the build Jobs.
+    #[arg(long, env = "SHOAL_BUILDER_SERVICE_ACCOUNT")]
+    builder_service_account: Option<String>,
+    /// Registry and repository prefix modules are pushed to.
+    #[arg(long, env = "SHOAL_REGISTRY")]
+    registry: String,
+    /// Secret (in --namespace) with `username` and `password` for the registry.
+    #[arg(long, env = "SHOAL_REGISTRY_SECRET")]
+    registry_secret: Option<String>,
+    /// `host:port` registries reached over plain HTTP (comma-separated).
+    #[arg(long, env = "SHOAL_INSECURE_REGISTRIES", value_delimiter = ',')]
+    insecure_registries: Vec<String>,
+    /// Labels selecting the node pods (k=v,k=v).
+    #[arg(
+        long,
+        env = "SHOAL_NODE_SELECTOR",
+        default_value = "app.kubernetes.io/name=shoal,app.kubernetes.io/component=node"
+    )]
+    node_selector: String,
+    /// The node pods' HTTP port.
+    #[arg(long, env = "SHOAL_NODE_PORT", default_value_t = 8080)]
+    node_port: i32,
+    /// Build Jobs allowed at once, cluster-wide.
+    #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
+    max_concurrent_builds: usize,
+    /// Retries of a failed build pod.
+    #[arg(long, env = "SHOAL_BUILD_BACKOFF_LIMIT", default_value_t = 2)]
+    build_backoff_limit: i32,
+    /// Seconds a build may run.
+    #[arg(long, env = "SHOAL_BUILD_DEADLINE_SECS", default_value_t = 600)]
+    build_deadline_secs: u64,
+    /// Address of the HTTPS admission webhook server.
+    #[arg(long, env = "SHOAL_WEBHOOK_LISTEN", default_value = "0.0.0.0:9443")]
+    webhook_listen: SocketAddr,
+    /// The webhook Service's name (for its certificate).
+    #[arg(long, env = "SHOAL_WEBHOOK_SERVICE", default_value = "shoal-webhook")]
+    webhook_service: String,
+    /// MutatingWebhookConfiguration to write the caBundle into.
+    #[arg(long, env = "SHOAL_MUTATING_WEBHOOK", default_value = "shoal-function-defaulting")]
+    mutating_webhook: String,
+    /// ValidatingWebhookConfiguration to write the caBundle into.
+    #[arg(long, env = "SHOAL_VALIDATING_WEBHOOK", default_value = "shoal-function-validation")]
+    validating_webhook: String,
+}
+
+pub fn print_crd() -> anyhow::Result<()> {
+    print!("{}", shoal_controller::crd::crd_yaml()?);
+    Ok(())
+}
+
+pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
+    let node_labels: BTreeMap<String, String> = args
+        .node_selector
+        .split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .with_context(|| format!("--node-selector: {pair:?} is not key=value"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let config = ControllerConfig {
+        namespace: args.namespace.clone(),
+        builder_image: args.builder_image,
+        builder_pull_policy: args.builder_pull_policy,
+        builder_service_account: args.builder_service_account,
+        registry: args.registry,
+        insecure_registries: args.insecure_registries.into_iter().filter(|h| !h.is_empty()).collect(),
+        registry_secret: args.registry_secret.filter(|s| !s.is_empty()),
+        node_labels,
+        node_port: args.node_port,
+        max_concurrent_builds: args.max_concurrent_builds.max(1),
+        build_backoff_limit: args.build_backoff_limit,
+        build_deadline: Duration::from_secs(args.build_deadline_secs),
+    };
+    let client = kube::Client::try_default()
+        .await
+        .context("connecting to the Kubernetes API (in-cluster config or KUBECONFIG)")?;
+
+    let names = shoal_controller::tls::service_dns_names(&args.webhook_service, &args.namespace);
+    let certificate = WebhookCertificate::generate(&names)?;
+    let listener = tokio::net::TcpListener::bind(args.webhook_listen)
+        .await
+        .with_context(|| format!("listening on {}", args.webhook_listen))?;
+    let tls = certificate.server_config()?;
+    let webhooks = tokio::spawn(webhook::serve(listener, tls, crate::node_support::shutdown_signal()));
+    webhook::patch_ca_bundle(
+        client.clone(),
+        &args.mutating_webhook,
+        &args.validating_webhook,
+        &certificate.ca_pem,
+    )
+    .await
+    .context("writing the caBundle into the webhook configurations")?;
+
+    tracing::info!(namespace = %args.namespace, "controller running");
+    shoal_controller::run(client, config, crate::node_support::shutdown_signal()).await;
+    webhooks.abort();
+    Ok(())
+}

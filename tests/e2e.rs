@@ -1,0 +1,328 @@
+//! End-to-end on a real cluster: install the chart, apply Kyma Functions,
+//! wait for Running, call them through their Services, update the source,
+//! delete. Shaped like Kyma's own integration test.
+//!
+//! Runs only when `SHOAL_E2E_KUBECONFIG` names a kubeconfig; otherwise it
+//! prints why it skipped. What it needs from the cluster:
+//! - Kubernetes ≥ 1.30 (CRD validation rules, EndpointSlices, Job pod
+//!   failure policy), and permission to install cluster-scoped objects (CRD,
+//!   ClusterRoles, webhook configurations);
+//! - the three Shoal images pushed where the cluster can pull them:
+//!   `$SHOAL_E2E_IMAGE_REGISTRY/shoal-{controller,node,builder}:$SHOAL_E2E_IMAGE_TAG`
+//!   (built by `images/build.sh`);
+//! - an image with `curl` the cluster can pull (`SHOAL_E2E_CURL_IMAGE`,
+//!   default `curlimages/curl:8.11.1`), to call Services from inside;
+//! - egress to registry.npmjs.org from build Jobs (the lodash update);
+//! - `helm` and `kubectl` on PATH or in `.ci/bin` (`.ci/tools` puts them there).
+//!
+//! Set `SHOAL_E2E_SKIP_INSTALL=1` to test an existing installation.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::core::v1::Service;
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::api::Api;
+use shoal_api::{Function, condition};
+
+const RELEASE: &str = "shoal";
+const SYSTEM_NAMESPACE: &str = "shoal-system";
+
+struct Cluster {
+    kubeconfig: PathBuf,
+    namespace: String,
+    client: kube::Client,
+}
+
+fn tool(name: &str) -> PathBuf {
+    let local = shoal_tests::workspace_root().join(".ci/bin").join(name);
+    if local.exists() { local } else { PathBuf::from(name) }
+}
+
+impl Cluster {
+    fn run(&self, program: &str, args: &[&str], stdin: Option<&str>) -> (bool, String) {
+        let mut command = Command::new(tool(program));
+        command
+            .args(args)
+            .env("KUBECONFIG", &self.kubeconfig)
+            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("running {program}: {e} (run .ci/tools to install it)"));
+        if let Some(input) = stdin {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(input.as_bytes())
+                .expect("writing stdin");
+        }
+        let out = child.wait_with_output().expect("waiting");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.success(), text)
+    }
+
+    fn kubectl(&self, args: &[&str], stdin: Option<&str>) -> String {
+        let (ok, out) = self.run("kubectl", args, stdin);
+        assert!(ok, "kubectl {args:?} failed:\n{out}");
+        out
+    }
+
+    fn functions(&self) -> Api<Function> {
+        Api::namespaced(self.client.clone(), &self.namespace)
+    }
+
+    async fn wait_running(&self, name: &str, generation_at_least: i64) -> Function {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let function = self.functions().get(name).await.expect("get Function");
+            let status = function.status.clone().unwrap_or_default();
+            let current = status.observed_generation.unwrap_or(0) >= generation_at_least;
+            if current && shoal_controller::reconcile::is_function_ready(&function) {
+                return function;
+            }
+            if let Some(failed) = status
+                .conditions
+                .iter()
+                .find(|c| c.status == "False" && c.type_ != condition::RUNNING)
+            {
+                panic!("{name} failed: {:?} {:?}", failed.reason, failed.message);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{name} not Running within 5 minutes: {:?}",
+                status.conditions
+            );
+            tokio::time::sleep(Duration::from_secs(3)).await;
+        }
+    }
+
+    /// Calls a Function's Service from a pod inside the cluster until the
+    /// body equals `expected` (or 5 minutes pass).
+    fn curl_until(&self, name: &str, expected: &str) {
+        let image = std::env::var("SHOAL_E2E_CURL_IMAGE").unwrap_or_else(|_| "curlimages/curl:8.11.1".into());
+        let url = format!("http://{name}.{}.svc.cluster.local/", self.namespace);
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let pod = format!("curl-{name}-{attempt}");
+            let (_, body) = self.run(
+                "kubectl",
+                &[
+                    "run",
+                    &pod,
+                    "-n",
+                    &self.namespace,
+                    "--rm",
+                    "-i",
+                    "--quiet",
+                    "--restart=Never",
+                    "--image",
+                    &image,
+                    "--command",
+                    "--",
+                    "curl",
+                    "-s",
+                    "-m",
+                    "10",
+                    &url,
+                ],
+                None,
+            );
+            if body.trim() == expected {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{url} never answered {expected:?}; last answer {body:?}"
+            );
+            std::thread::sleep(Duration::from_secs(5));
+        }
+    }
+}
+
+fn function_yaml(namespace: &str, name: &str, source: &str, dependencies: Option<&str>) -> String {
+    let indent = |s: &str| s.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n");
+    let deps = dependencies
+        .map(|d| format!("      dependencies: |\n{}\n", indent(d)))
+        .unwrap_or_default();
+    format!(
+        r#"apiVersion: serverless.kyma-project.io/v1alpha2
+kind: Function
+metadata:
+  name: {name}
+  namespace: {namespace}
+spec:
+  runtime: nodejs22
+  source:
+    inline:
+      source: |
+{}
+{deps}  env:
+    - name: CM_VALUE
+      valueFrom:
+        configMapKeyRef:
+          name: e2e-config
+          key: value
+    - name: SECRET_VALUE
+      valueFrom:
+        secretKeyRef:
+          name: e2e-secret
+          key: value
+"#,
+        indent(source)
+    )
+}
+
+#[tokio::test]
+async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
+    let Some(kubeconfig) = std::env::var_os("SHOAL_E2E_KUBECONFIG").map(PathBuf::from) else {
+        eprintln!(
+            "SKIP e2e: SHOAL_E2E_KUBECONFIG is not set. Point it at a kubeconfig of a cluster \
+             (and set SHOAL_E2E_IMAGE_REGISTRY / SHOAL_E2E_IMAGE_TAG to pullable images) to run it; \
+             see tests/e2e.rs for what the cluster needs."
+        );
+        return;
+    };
+    let config = kube::Config::from_custom_kubeconfig(
+        kube::config::Kubeconfig::read_from(&kubeconfig).expect("reading SHOAL_E2E_KUBECONFIG"),
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .expect("kubeconfig");
+    let client = kube::Client::try_from(config).expect("client");
+    let suffix = std::process::id();
+    let cluster = Cluster {
+        kubeconfig,
+        namespace: format!("shoal-e2e-{suffix}"),
+        client,
+    };
+
+    if std::env::var_os("SHOAL_E2E_SKIP_INSTALL").is_none() {
+        let registry = std::env::var("SHOAL_E2E_IMAGE_REGISTRY").expect("SHOAL_E2E_IMAGE_REGISTRY");
+        let tag = std::env::var("SHOAL_E2E_IMAGE_TAG").unwrap_or_else(|_| "dev".into());
+        let chart = shoal_tests::workspace_root().join("charts/shoal");
+        let (ok, out) = cluster.run(
+            "helm",
+            &[
+                "upgrade",
+                "--install",
+                RELEASE,
+                chart.to_str().expect("path"),
+                "--namespace",
+                SYSTEM_NAMESPACE,
+                "--create-namespace",
+                "--set",
+                &format!("image.registry={registry}"),
+                "--set",
+                &format!("image.tag={tag}"),
+                "--wait",
+                "--timeout",
+                "5m",
+            ],
+            None,
+        );
+        assert!(ok, "helm install failed:\n{out}");
+    }
+
+    let ns = cluster.namespace.clone();
+    cluster.kubectl(&["create", "namespace", &ns], None);
+    cluster.kubectl(
+        &[
+            "create",
+            "configmap",
+            "e2e-config",
+            "-n",
+            &ns,
+            "--from-literal=value=config-value",
+        ],
+        None,
+    );
+    cluster.kubectl(
+        &[
+            "create",
+            "secret",
+            "generic",
+            "e2e-secret",
+            "-n",
+            &ns,
+            "--from-literal=value=secret-value",
+        ],
+        None,
+    );
+
+    // A Shoal-refused runtime is refused at apply time, with the reason.
+    let python = format!(
+        "apiVersion: serverless.kyma-project.io/v1alpha2\nkind: Function\nmetadata:\n  name: py\n  namespace: {ns}\nspec:\n  runtime: python312\n  source:\n    inline:\n      source: |\n        def main(event, context):\n          return 'hi'\n"
+    );
+    let (ok, out) = cluster.run("kubectl", &["apply", "-f", "-"], Some(&python));
+    assert!(
+        !ok && out.contains("Shoal runs Node.js Functions only"),
+        "python was not refused:\n{out}"
+    );
+
+    // Kyma's integration test: env from a ConfigMap and a Secret.
+    let source = "module.exports = {\n  main: function (event, context) {\n    return process.env.CM_VALUE + '-' + process.env.SECRET_VALUE;\n  }\n};";
+    cluster.kubectl(
+        &["apply", "-f", "-"],
+        Some(&function_yaml(&ns, "env-test", source, None)),
+    );
+    let function = cluster.wait_running("env-test", 1).await;
+    let status = function.status.expect("status");
+    assert!(status.artifact.as_deref().is_some_and(|a| a.contains("@sha256:")));
+    assert_eq!(status.runtime.as_deref(), Some("nodejs22"));
+    let service: Service = Api::namespaced(cluster.client.clone(), &ns)
+        .get("env-test")
+        .await
+        .expect("Service named after the Function");
+    let port = &service.spec.expect("spec").ports.expect("ports")[0];
+    assert_eq!((port.name.as_deref(), port.port), (Some("http"), 80));
+    cluster.curl_until("env-test", "config-value-secret-value");
+
+    // Update: a new npm dependency, as Kyma's test does.
+    let updated = "const _ = require('lodash');\nmodule.exports = {\n  main: function (event, context) {\n    return _.kebabCase(process.env.CM_VALUE + ' ' + process.env.SECRET_VALUE + ' v2');\n  }\n};";
+    cluster.kubectl(
+        &["apply", "-f", "-"],
+        Some(&function_yaml(
+            &ns,
+            "env-test",
+            updated,
+            Some("{\n  \"dependencies\": {\n    \"lodash\": \"^4.17.21\"\n  }\n}"),
+        )),
+    );
+    cluster.wait_running("env-test", 2).await;
+    cluster.curl_until("env-test", "config-value-secret-value-v-2");
+
+    // Delete: the Service and EndpointSlice go with it.
+    cluster.kubectl(
+        &[
+            "delete",
+            "function",
+            "env-test",
+            "-n",
+            &ns,
+            "--wait=true",
+            "--timeout=120s",
+        ],
+        None,
+    );
+    let services: Api<Service> = Api::namespaced(cluster.client.clone(), &ns);
+    let slices: Api<EndpointSlice> = Api::namespaced(cluster.client.clone(), &ns);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while services.get_opt("env-test").await.expect("get").is_some()
+        || slices.get_opt("env-test-shoal").await.expect("get").is_some()
+    {
+        assert!(Instant::now() < deadline, "Service or EndpointSlice left behind");
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+    cluster.kubectl(&["delete", "namespace", &ns, "--wait=false"], None);
+}

@@ -1,0 +1,635 @@
+//! The reconciler against kube's tower-test mock service, backed by an
+//! in-memory API (tests/harness/fake_kube.rs). Each test plays the parts
+//! the cluster would (the Job controller finishing a Job, the kubelet
+//! writing a termination message, node pods becoming ready) and asserts what
+//! a user sees: conditions, status, the objects made, and the API calls
+//! that were *not* made (no duplicate builds).
+
+use std::sync::Arc;
+
+use http::Method;
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::runtime::reflector::{self, store::Writer};
+use kube::runtime::watcher;
+use serde_json::{Value, json};
+use shoal_api::cluster;
+use shoal_api::{Function, condition};
+use shoal_controller::{Context, ControllerConfig, NodeView, reconcile};
+use shoal_tests::fake_kube::{FakeKube, object_path};
+
+const NS: &str = "orders";
+const HANDLER: &str = "module.exports = { main: () => 'hi' }";
+const JOBS: &str = "/apis/batch/v1/namespaces/orders/jobs";
+
+struct Cluster {
+    fake: Arc<FakeKube>,
+    ctx: Arc<Context>,
+    pods: Writer<Pod>,
+    statuses: Writer<ConfigMap>,
+}
+
+impl Cluster {
+    fn new(config: ControllerConfig) -> Self {
+        let fake = FakeKube::new();
+        let (pod_store, pods) = reflector::store();
+        let (status_store, statuses) = reflector::store();
+        let ctx = Arc::new(Context::new(
+            fake.client(),
+            config,
+            NodeView {
+                pods: pod_store,
+                statuses: status_store,
+            },
+        ));
+        Self {
+            fake,
+            ctx,
+            pods,
+            statuses,
+        }
+    }
+
+    fn default() -> Self {
+        Self::new(ControllerConfig {
+            namespace: "shoal-system".into(),
+            builder_image: "registry.example/shoal-builder:1".into(),
+            registry: "registry.shoal-system.svc:5000/functions".into(),
+            ..ControllerConfig::default()
+        })
+    }
+
+    /// A restarted controller: same API, fresh memory.
+    fn restarted(&self) -> Self {
+        let (pod_store, pods) = reflector::store();
+        let (status_store, statuses) = reflector::store();
+        Self {
+            fake: self.fake.clone(),
+            ctx: Arc::new(Context::new(
+                self.fake.client(),
+                self.ctx.config.clone(),
+                NodeView {
+                    pods: pod_store,
+                    statuses: status_store,
+                },
+            )),
+            pods,
+            statuses,
+        }
+    }
+
+    fn apply_function(&self, name: &str, spec: Value) {
+        self.fake.put(json!({
+            "apiVersion": "serverless.kyma-project.io/v1alpha2",
+            "kind": "Function",
+            "metadata": {"name": name, "namespace": NS},
+            "spec": spec
+        }));
+    }
+
+    fn function(&self, name: &str) -> Option<Function> {
+        self.fake.get_as(&function_path(name))
+    }
+
+    /// Runs reconciles the way the controller would after each change: the
+    /// first pass only adds the finalizer.
+    async fn reconcile(&self, name: &str) {
+        for _ in 0..2 {
+            let Some(function) = self.function(name) else { return };
+            let had_finalizer = function.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty());
+            reconcile(Arc::new(function), self.ctx.clone())
+                .await
+                .expect("reconcile");
+            if had_finalizer {
+                return;
+            }
+        }
+    }
+
+    fn condition(&self, name: &str, type_: &str) -> (String, String, String) {
+        let function = self.function(name).expect("function");
+        let c = function
+            .status
+            .unwrap_or_default()
+            .conditions
+            .into_iter()
+            .find(|c| c.type_ == type_)
+            .unwrap_or_else(|| panic!("no {type_} condition"));
+        (c.status, c.reason.unwrap_or_default(), c.message.unwrap_or_default())
+    }
+
+    fn jobs(&self) -> Vec<Job> {
+        self.fake
+            .list(JOBS)
+            .into_iter()
+            .map(|v| serde_json::from_value(v).expect("job"))
+            .collect()
+    }
+
+    /// The Job controller and kubelet finishing a build: a pod with the
+    /// termination message, and the Job's condition.
+    fn finish_job(&self, job: &Job, succeeded: bool, message: &str) {
+        let name = job.metadata.name.clone().expect("job name");
+        let uid = job.metadata.uid.clone().expect("job uid");
+        self.fake.put(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("{name}-x1"), "namespace": NS,
+                         "labels": {"job-name": name},
+                         "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name, "uid": uid}]},
+            "status": {"phase": if succeeded { "Succeeded" } else { "Failed" },
+                "containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
+                    "restartCount": 0, "state": {"terminated": {"exitCode": if succeeded { 0 } else { 1 },
+                    "message": message, "finishedAt": "2026-11-21T10:01:00Z"}}}]}
+        }));
+        let type_ = if succeeded { "Complete" } else { "Failed" };
+        self.fake
+            .update(&object_path("batch/v1", "Job", Some(NS), &name), |job| {
+                job["status"] = json!({"conditions": [{"type": type_, "status": "True",
+                "message": if succeeded { "" } else { "Job has reached the specified backoff limit" }}]});
+            });
+    }
+
+    fn node_pod(&mut self, name: &str, ip: &str, ready: bool) {
+        let pod: Pod = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "shoal-system", "uid": format!("uid-{name}"),
+                         "labels": {"app.kubernetes.io/name": "shoal", "app.kubernetes.io/component": "node"}},
+            "spec": {"containers": [{"name": "node"}], "nodeName": "worker-1"},
+            "status": {"podIP": ip, "conditions": [{"type": "Ready", "status": if ready { "True" } else { "False" }}]}
+        }))
+        .expect("pod");
+        self.pods.apply_watcher_event(&watcher::Event::Apply(pod));
+    }
+
+    fn remove_node_pod(&mut self, name: &str) {
+        let pod: Pod = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "shoal-system"}
+        }))
+        .expect("pod");
+        self.pods.apply_watcher_event(&watcher::Event::Delete(pod));
+    }
+
+    /// A node publishing what it serves.
+    fn node_serves(&mut self, pod: &str, served: &[(&str, &str, &str)]) {
+        let set = served
+            .iter()
+            .map(|(ns, name, digest)| cluster::ServedFunction {
+                namespace: ns.to_string(),
+                name: name.to_string(),
+                digest: digest.to_string(),
+            })
+            .collect();
+        let status: ConfigMap = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": cluster::node_status_name(pod), "namespace": "shoal-system",
+                         "labels": {"shoal.dev/role": "node-status"}},
+            "data": {"functions": cluster::render_served(&set), "pod": pod}
+        }))
+        .expect("config map");
+        self.statuses.apply_watcher_event(&watcher::Event::Apply(status));
+    }
+
+    fn slice_addresses(&self, name: &str) -> Vec<String> {
+        let slice: EndpointSlice = self
+            .fake
+            .get_as(&object_path(
+                "discovery.k8s.io/v1",
+                "EndpointSlice",
+                Some(NS),
+                &cluster::endpoint_slice_name(name),
+            ))
+            .expect("EndpointSlice");
+        slice.endpoints.iter().flat_map(|e| e.addresses.clone()).collect()
+    }
+}
+
+fn function_path(name: &str) -> String {
+    object_path("serverless.kyma-project.io/v1alpha2", "Function", Some(NS), name)
+}
+
+const ARTIFACT: &str = "registry.shoal-system.svc:5000/functions/orders/hello@sha256:aaaa";
+
+/// Drives a Function to a finished build.
+async fn built(cluster: &Cluster, name: &str) {
+    cluster.apply_function(name, json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile(name).await;
+    let job = cluster.jobs().into_iter().next().expect("a build Job");
+    let artifact = ARTIFACT.replace("/hello@", &format!("/{name}@"));
+    cluster.finish_job(
+        &job,
+        true,
+        &json!({"artifact": artifact, "digest": "sha256:aaaa"}).to_string(),
+    );
+    cluster.reconcile(name).await;
+}
+
+#[tokio::test]
+async fn a_new_function_gets_a_finalizer_a_source_config_map_and_one_build_job() {
+    let cluster = Cluster::default();
+    cluster.apply_function(
+        "hello",
+        json!({"source": {"inline": {"source": HANDLER, "dependencies": "{\"dependencies\":{\"lodash\":\"4.17.21\"}}"}}}),
+    );
+    cluster.reconcile("hello").await;
+
+    let function = cluster.function("hello").expect("function");
+    assert_eq!(function.metadata.finalizers, Some(vec![cluster::FINALIZER.to_string()]));
+
+    let map: ConfigMap = cluster
+        .fake
+        .get_as(&object_path("v1", "ConfigMap", Some(NS), "hello-shoal-source"))
+        .expect("source ConfigMap");
+    let data = map.data.expect("data");
+    assert_eq!(data["source"], HANDLER);
+    assert!(data["dependencies"].contains("lodash"));
+    assert_eq!(data["runtime"], "nodejs24", "the runtime is defaulted");
+
+    let jobs = cluster.jobs();
+    assert_eq!(jobs.len(), 1, "exactly one build Job");
+    let job = &jobs[0];
+    let owner = &job.metadata.owner_references.as_ref().expect("owner")[0];
+    assert_eq!((owner.kind.as_str(), owner.name.as_str()), ("Function", "hello"));
+    let pod = job.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
+    let container = &pod.containers[0];
+    assert_eq!(container.image.as_deref(), Some("registry.example/shoal-builder:1"));
+    let args = container.args.clone().unwrap_or_default().join(" ");
+    assert!(
+        args.starts_with("build /function --name orders/hello --runtime nodejs24 --push "),
+        "{args}"
+    );
+    assert!(
+        args.contains("registry.shoal-system.svc:5000/functions/orders/hello:"),
+        "{args}"
+    );
+    assert!(args.ends_with("--result-file /dev/termination-log"), "{args}");
+    // The default build preset "normal": 500m/700Mi → 1100m/1100Mi.
+    let resources = container.resources.clone().unwrap();
+    assert_eq!(resources.requests.unwrap()["memory"].0, "700Mi");
+    assert_eq!(resources.limits.unwrap()["cpu"].0, "1100m");
+    let volume = pod
+        .volumes
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|v| v.name == "source")
+        .unwrap();
+    let items = volume.config_map.as_ref().unwrap().items.clone().unwrap();
+    assert_eq!(
+        items.iter().map(|i| i.path.as_str()).collect::<Vec<_>>(),
+        ["handler.js", "package.json"]
+    );
+
+    assert_eq!(cluster.condition("hello", condition::CONFIGURATION_READY).0, "True");
+    let (status, reason, _) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((status.as_str(), reason.as_str()), ("Unknown", "JobCreated"));
+    assert_eq!(cluster.condition("hello", condition::RUNNING).1, "DeploymentWaiting");
+    let function = cluster.function("hello").unwrap();
+    assert_eq!(function.status.unwrap().observed_generation, Some(1));
+}
+
+#[tokio::test]
+async fn a_running_build_is_reported_and_never_started_twice() {
+    let cluster = Cluster::default();
+    cluster.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("hello").await;
+    let job = cluster.jobs().remove(0);
+    cluster.fake.update(
+        &object_path("batch/v1", "Job", Some(NS), job.metadata.name.as_deref().unwrap()),
+        |j| j["status"] = json!({"active": 1}),
+    );
+    for _ in 0..3 {
+        cluster.reconcile("hello").await;
+    }
+    let (status, reason, message) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((status.as_str(), reason.as_str()), ("Unknown", "JobRunning"));
+    assert!(message.contains(job.metadata.name.as_deref().unwrap()));
+
+    // A controller restarted mid-build finds the same Job.
+    let restarted = cluster.restarted();
+    restarted.reconcile("hello").await;
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 1, "one Job created in all");
+    assert_eq!(cluster.jobs().len(), 1);
+}
+
+#[tokio::test]
+async fn a_failed_build_surfaces_the_compiler_message_and_is_not_retried_in_a_loop() {
+    let cluster = Cluster::default();
+    cluster.apply_function(
+        "broken",
+        json!({"source": {"inline": {"source": "module.exports = { main( }"}}}),
+    );
+    cluster.reconcile("broken").await;
+    let job = cluster.jobs().remove(0);
+    cluster.finish_job(&job, false, "handler.js:1:27: ERROR: Unexpected \"}\"");
+    for _ in 0..3 {
+        cluster.reconcile("broken").await;
+    }
+    let (status, reason, message) = cluster.condition("broken", condition::BUILD_READY);
+    assert_eq!((status.as_str(), reason.as_str()), ("False", "JobFailed"));
+    assert!(message.contains("handler.js:1:27: ERROR: Unexpected"), "{message}");
+    assert_eq!(
+        cluster.fake.count(Method::POST, JOBS),
+        1,
+        "the failed source is not rebuilt"
+    );
+    assert_eq!(cluster.jobs().len(), 1, "the failed Job is kept for its logs");
+    assert!(cluster.function("broken").unwrap().status.unwrap().artifact.is_none());
+
+    // Deleting the failed Job asks for a retry: exactly one new Job.
+    let name = job.metadata.name.clone().unwrap();
+    let jobs_before = cluster.fake.count(Method::POST, JOBS);
+    // Remove it the way `kubectl delete job` would.
+    let client = cluster.fake.client();
+    let api: kube::Api<Job> = kube::Api::namespaced(client, NS);
+    api.delete(&name, &Default::default()).await.expect("delete job");
+    cluster.reconcile("broken").await;
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), jobs_before + 1);
+}
+
+#[tokio::test]
+async fn a_finished_build_records_the_artifact_cleans_up_and_creates_the_service() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+
+    let function = cluster.function("hello").unwrap();
+    let status = function.status.clone().unwrap();
+    assert_eq!(status.artifact.as_deref(), Some(ARTIFACT));
+    assert!(status.build_hash.is_some());
+    let (s, reason, message) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("True", "JobFinished"));
+    assert!(message.contains(ARTIFACT));
+    assert!(cluster.jobs().is_empty(), "the finished Job is deleted");
+    assert!(
+        cluster.fake.list("/api/v1/namespaces/orders/pods").is_empty(),
+        "and its pod with it"
+    );
+
+    let service: Service = cluster
+        .fake
+        .get_as(&object_path("v1", "Service", Some(NS), "hello"))
+        .expect("a Service named after the Function");
+    let spec = service.spec.unwrap();
+    assert!(
+        spec.selector.is_none(),
+        "no selector: the controller owns the endpoints"
+    );
+    let port = &spec.ports.unwrap()[0];
+    assert_eq!((port.name.as_deref(), port.port), (Some("http"), 80));
+    assert_eq!(
+        port.target_port,
+        Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(8080))
+    );
+
+    // Built but no node has loaded it yet.
+    assert!(cluster.slice_addresses("hello").is_empty());
+    let (s, reason, _) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("Unknown", "DeploymentWaiting"));
+}
+
+#[tokio::test]
+async fn the_endpoint_slice_follows_node_pods_that_serve_the_function() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    cluster.node_pod("node-b", "10.0.0.12", true);
+    cluster.node_pod("node-c", "10.0.0.13", false);
+    built(&cluster, "hello").await;
+
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves("node-b", &[(NS, "hello", "sha256:old")]);
+    cluster.node_serves("node-c", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.reconcile("hello").await;
+    assert_eq!(
+        cluster.slice_addresses("hello"),
+        ["10.0.0.11"],
+        "only ready nodes serving the built digest"
+    );
+    let slice: EndpointSlice = cluster
+        .fake
+        .get_as(&object_path(
+            "discovery.k8s.io/v1",
+            "EndpointSlice",
+            Some(NS),
+            "hello-shoal",
+        ))
+        .unwrap();
+    let labels = slice.metadata.labels.unwrap();
+    assert_eq!(labels["kubernetes.io/service-name"], "hello");
+    assert_eq!(slice.ports.unwrap()[0].name.as_deref(), Some("http"));
+    let (s, reason, _) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("True", "DeploymentReady"));
+    let status = cluster.function("hello").unwrap().status.unwrap();
+    assert_eq!(status.replicas, Some(1));
+    assert_eq!(
+        status.pod_selector.as_deref(),
+        Some("app.kubernetes.io/component=node,app.kubernetes.io/name=shoal")
+    );
+
+    // A new node loads it: it joins.
+    cluster.node_serves("node-b", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11", "10.0.0.12"]);
+    assert_eq!(cluster.function("hello").unwrap().status.unwrap().replicas, Some(2));
+
+    // Nodes go away: they leave, and with none left Running says why.
+    cluster.remove_node_pod("node-a");
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.12"]);
+    cluster.remove_node_pod("node-b");
+    cluster.remove_node_pod("node-c");
+    cluster.reconcile("hello").await;
+    assert!(cluster.slice_addresses("hello").is_empty());
+    let (s, reason, _) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "MinReplicasNotAvailable"));
+}
+
+#[tokio::test]
+async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    for _ in 0..5 {
+        cluster.reconcile("hello").await;
+    }
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 1, "unchanged: no new build");
+    let first_hash = cluster.function("hello").unwrap().status.unwrap().build_hash;
+
+    // An edit that does not touch the build inputs (an env var) builds nothing.
+    cluster.apply_function(
+        "hello",
+        json!({"source": {"inline": {"source": HANDLER}}, "env": [{"name": "A", "value": "1"}]}),
+    );
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 1);
+
+    // New source: exactly one new build, while the old artifact keeps serving.
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.apply_function(
+        "hello",
+        json!({"source": {"inline": {"source": "module.exports = { main: () => 'v2' }"}}}),
+    );
+    for _ in 0..3 {
+        cluster.reconcile("hello").await;
+    }
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 2, "one rebuild");
+    let status = cluster.function("hello").unwrap().status.unwrap();
+    assert_eq!(
+        status.artifact.as_deref(),
+        Some(ARTIFACT),
+        "the old module serves meanwhile"
+    );
+    assert_eq!(status.observed_generation, Some(3));
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
+    let map: ConfigMap = cluster
+        .fake
+        .get_as(&object_path("v1", "ConfigMap", Some(NS), "hello-shoal-source"))
+        .unwrap();
+    assert!(
+        map.data.unwrap()["source"].contains("v2"),
+        "the ConfigMap holds the new source"
+    );
+    assert_eq!(
+        cluster.condition("hello", condition::CONFIGURATION_READY).1,
+        "ConfigMapUpdated"
+    );
+
+    let job = cluster.jobs().remove(0);
+    cluster.finish_job(
+        &job,
+        true,
+        &json!({"artifact": "registry.shoal-system.svc:5000/functions/orders/hello@sha256:bbbb"}).to_string(),
+    );
+    cluster.reconcile("hello").await;
+    let status = cluster.function("hello").unwrap().status.unwrap();
+    assert!(status.artifact.unwrap().ends_with("@sha256:bbbb"));
+    assert_ne!(status.build_hash, first_hash);
+    // No node serves the new digest yet, so none is in the slice.
+    assert!(cluster.slice_addresses("hello").is_empty());
+}
+
+#[tokio::test]
+async fn deleting_a_function_removes_its_objects_and_the_finalizer() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    // A second build in flight, to see it stopped.
+    cluster.apply_function(
+        "hello",
+        json!({"source": {"inline": {"source": "module.exports = { main: () => 2 }"}}}),
+    );
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.jobs().len(), 1);
+
+    let api: kube::Api<Function> = kube::Api::namespaced(cluster.fake.client(), NS);
+    api.delete("hello", &Default::default()).await.expect("delete");
+    assert!(cluster.function("hello").is_some(), "held by the finalizer");
+    cluster.reconcile("hello").await;
+
+    assert!(cluster.function("hello").is_none(), "finalizer removed, Function gone");
+    assert!(cluster.jobs().is_empty());
+    for (api_version, kind, name) in [
+        ("v1", "Service", "hello"),
+        ("v1", "ConfigMap", "hello-shoal-source"),
+        ("discovery.k8s.io/v1", "EndpointSlice", "hello-shoal"),
+    ] {
+        assert!(
+            cluster
+                .fake
+                .get(&object_path(api_version, kind, Some(NS), name))
+                .is_none(),
+            "{kind} {name} should be gone"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_function_that_slipped_past_the_webhook_is_caught() {
+    let cluster = Cluster::default();
+    cluster.apply_function(
+        "py",
+        json!({"runtime": "python312", "source": {"inline": {"source": "def main(e, c): return 1"}}}),
+    );
+    cluster.reconcile("py").await;
+    let (s, reason, message) = cluster.condition("py", condition::CONFIGURATION_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "InvalidFunctionSpec"));
+    assert!(message.contains("Node.js"), "{message}");
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 0);
+    assert!(
+        cluster
+            .fake
+            .get(&object_path("v1", "ConfigMap", Some(NS), "py-shoal-source"))
+            .is_none()
+    );
+
+    cluster.apply_function(
+        "git",
+        json!({"source": {"gitRepository": {"url": "https://github.com/kyma-project/examples.git"}}}),
+    );
+    cluster.reconcile("git").await;
+    let (s, reason, message) = cluster.condition("git", condition::CONFIGURATION_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "SourceUpdateFailed"));
+    assert!(message.contains("inline"), "{message}");
+}
+
+#[tokio::test]
+async fn builds_wait_for_a_slot_when_the_concurrency_cap_is_reached() {
+    let cluster = Cluster::new(ControllerConfig {
+        max_concurrent_builds: 1,
+        ..ControllerConfig::default()
+    });
+    cluster.apply_function("first", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.apply_function(
+        "second",
+        json!({"source": {"inline": {"source": "module.exports={main(){return 2}}"}}}),
+    );
+    cluster.reconcile("first").await;
+    cluster.reconcile("second").await;
+    assert_eq!(cluster.jobs().len(), 1);
+    let (s, reason, message) = cluster.condition("second", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("Unknown", "JobQueued"));
+    assert!(message.contains("1 of 1"), "{message}");
+
+    let job = cluster.jobs().remove(0);
+    cluster.finish_job(&job, true, &json!({"artifact": "r/orders/first@sha256:1"}).to_string());
+    cluster.reconcile("first").await;
+    cluster.reconcile("second").await;
+    let jobs = cluster.jobs();
+    assert_eq!(jobs.len(), 1);
+    assert!(jobs[0].metadata.name.as_deref().unwrap().starts_with("second-build-"));
+}
+
+#[tokio::test]
+async fn registry_credentials_are_copied_for_the_build_job() {
+    let cluster = Cluster::new(ControllerConfig {
+        registry_secret: Some("shoal-registry".into()),
+        ..ControllerConfig::default()
+    });
+    cluster.fake.put(json!({
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "shoal-registry", "namespace": "shoal-system"},
+        "data": {"username": "dXNlcg==", "password": "cGFzcw=="}
+    }));
+    cluster.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("hello").await;
+    let copy = cluster
+        .fake
+        .get(&object_path("v1", "Secret", Some(NS), "shoal-registry-credentials"))
+        .expect("credentials copied into the Function's namespace");
+    assert_eq!(copy["data"]["username"], "dXNlcg==");
+    let job = cluster.jobs().remove(0);
+    let env = job.spec.unwrap().template.spec.unwrap().containers[0]
+        .env
+        .clone()
+        .unwrap();
+    let password = env
+        .iter()
+        .find(|e| e.name == "SHOAL_REGISTRY_PASSWORD")
+        .expect("password env");
+    let reference = password.value_from.as_ref().unwrap().secret_key_ref.as_ref().unwrap();
+    assert_eq!(
+        (reference.name.as_str(), reference.key.as_str()),
+        ("shoal-registry-credentials", "password")
+    );
+}
