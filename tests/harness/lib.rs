@@ -2,6 +2,7 @@
 //! registry server (Debian's `docker-registry`) on 127.0.0.1, real wasmtime,
 //! real builds through npm and esbuild.
 
+pub mod admission;
 pub mod fake_kube;
 
 use std::{

@@ -1,0 +1,390 @@
+//! The whole cluster flow with real parts wherever a cluster is not needed:
+//! Kyma's sample Functions go through the HTTPS webhooks, the reconciler
+//! (against the tower-test mock API) creates their build Job, the Job's own
+//! command runs — this `shoal` binary, building with npm/esbuild/Javy and
+//! pushing to a real registry — and its termination message is handed back
+//! as the kubelet would. A node then loads the artifact through the node
+//! sync, publishes what it serves, and the Function answers over a real
+//! socket at the address its EndpointSlice lists.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use kube::runtime::reflector::{self, store::Writer};
+use kube::runtime::watcher;
+use serde_json::{Value, json};
+use shoal_api::{Function, condition};
+use shoal_controller::{Context, ControllerConfig, NodeView};
+use shoal_node::{FunctionDefaults, FunctionTable, Node, NodeConfig, TableConfig};
+use shoal_sync::{NodeSync, SyncConfig};
+use shoal_tests::admission::Webhooks;
+use shoal_tests::fake_kube::{FakeKube, object_path};
+use shoal_tests::{TestRegistry, runtime};
+
+const NS: &str = "kyma-samples";
+
+struct Platform {
+    fake: Arc<FakeKube>,
+    ctx: Arc<Context>,
+    statuses: Writer<ConfigMap>,
+    sync: Arc<NodeSync>,
+    node_addr: std::net::SocketAddr,
+    hooks: Webhooks,
+    _registry: TestRegistry,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Platform {
+    async fn start() -> Self {
+        let registry = TestRegistry::start(None);
+        let fake = FakeKube::new();
+
+        // A node server on a real socket.
+        let artifacts = tempfile::tempdir().expect("temp dir").keep();
+        let table = Arc::new(FunctionTable::new(
+            runtime(),
+            TableConfig {
+                memory_budget: 256 << 20,
+                artifact_dir: Some(artifacts),
+                credentials: shoal_oci::Credentials::Anonymous,
+            },
+        ));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let node_addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let node = Node::new(table.clone(), NodeConfig::default());
+        tokio::spawn(async move {
+            let _ = node
+                .serve(listener, async move {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+        let sync = NodeSync::new(
+            fake.client(),
+            table,
+            SyncConfig {
+                pod_name: "node-a".into(),
+                pod_namespace: "shoal-system".into(),
+                pod_uid: Some("uid-node-a".into()),
+                defaults: FunctionDefaults::default(),
+                publish_every: Duration::from_millis(100),
+                retry_every: Duration::from_secs(30),
+            },
+        );
+
+        // The controller sees one ready node pod at the node server's address.
+        let (pod_store, mut pods) = reflector::store::<Pod>();
+        let (status_store, statuses) = reflector::store::<ConfigMap>();
+        let pod: Pod = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "node-a", "namespace": "shoal-system", "uid": "uid-node-a"},
+            "spec": {"containers": [{"name": "node"}]},
+            "status": {"podIP": node_addr.ip().to_string(), "conditions": [{"type": "Ready", "status": "True"}]}
+        }))
+        .expect("pod");
+        pods.apply_watcher_event(&watcher::Event::Apply(pod));
+        let ctx = Arc::new(Context::new(
+            fake.client(),
+            ControllerConfig {
+                registry: format!("{}/functions", registry.address),
+                node_port: i32::from(node_addr.port()),
+                ..ControllerConfig::default()
+            },
+            NodeView {
+                pods: pod_store,
+                statuses: status_store,
+            },
+        ));
+        Self {
+            fake,
+            ctx,
+            statuses,
+            sync,
+            node_addr,
+            hooks: Webhooks::start().await,
+            _registry: registry,
+            _stop: stop,
+        }
+    }
+
+    fn function(&self, name: &str) -> Function {
+        self.fake
+            .get_as(&object_path(
+                "serverless.kyma-project.io/v1alpha2",
+                "Function",
+                Some(NS),
+                name,
+            ))
+            .expect("function")
+    }
+
+    async fn reconcile(&self, name: &str) {
+        for _ in 0..2 {
+            let function = self.function(name);
+            let had_finalizer = function.metadata.finalizers.is_some();
+            shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
+                .await
+                .expect("reconcile");
+            if had_finalizer {
+                return;
+            }
+        }
+    }
+
+    fn condition(&self, name: &str, type_: &str) -> (String, String) {
+        let status = self.function(name).status.unwrap_or_default();
+        let c = status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == type_)
+            .unwrap_or_else(|| panic!("{name}: no {type_} in {:?}", status.conditions));
+        (c.status.clone(), c.message.clone().unwrap_or_default())
+    }
+
+    /// Does what the Job controller and kubelet do with the build Job: lays
+    /// out the ConfigMap volume, runs the container's command with its env,
+    /// and records the termination message and the outcome on the Job.
+    fn run_build_job(&self, function: &str) {
+        let jobs = self.fake.list(&format!("/apis/batch/v1/namespaces/{NS}/jobs"));
+        assert_eq!(jobs.len(), 1, "one build Job for {function}");
+        let job: Job = serde_json::from_value(jobs[0].clone()).expect("job");
+        let job_name = job.metadata.name.clone().expect("name");
+        let pod = job.spec.clone().unwrap().template.spec.unwrap();
+        let container = &pod.containers[0];
+
+        let work = tempfile::tempdir().expect("temp dir");
+        let source_dir = work.path().join("function");
+        std::fs::create_dir(&source_dir).expect("mkdir");
+        let volume = pod.volumes.unwrap().into_iter().find(|v| v.name == "source").unwrap();
+        let projection = volume.config_map.unwrap();
+        let map: ConfigMap = self
+            .fake
+            .get_as(&object_path("v1", "ConfigMap", Some(NS), &projection.name))
+            .expect("source ConfigMap");
+        let data = map.data.unwrap_or_default();
+        for item in projection.items.unwrap_or_default() {
+            std::fs::write(source_dir.join(&item.path), &data[&item.key]).expect("projecting a key");
+        }
+        let termination_log = work.path().join("termination-log");
+        let args: Vec<String> = container
+            .args
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| match a.as_str() {
+                "/function" => source_dir.display().to_string(),
+                "/dev/termination-log" => termination_log.display().to_string(),
+                _ => a,
+            })
+            .collect();
+        let env: BTreeMap<String, String> = container
+            .env
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|e| e.value.map(|v| (e.name, v)))
+            .filter(|(k, _)| k != "HOME")
+            .collect();
+        let status = Command::new(env!("CARGO_BIN_EXE_shoal"))
+            .args(&args)
+            .envs(&env)
+            .env("SHOAL_CACHE_DIR", work.path().join("cache"))
+            .status()
+            .expect("running the build Job's command");
+        let message = std::fs::read_to_string(&termination_log).unwrap_or_default();
+        assert!(status.success(), "the build Job failed: {message}");
+        let uid = job.metadata.uid.clone().unwrap();
+        self.fake.put(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("{job_name}-pod"), "namespace": NS, "labels": {"job-name": job_name},
+                         "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": job_name, "uid": uid}]},
+            "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
+                "restartCount": 0, "state": {"terminated": {"exitCode": 0, "message": message}}}]}
+        }));
+        self.fake
+            .update(&object_path("batch/v1", "Job", Some(NS), &job_name), |j| {
+                j["status"] = json!({"conditions": [{"type": "Complete", "status": "True"}], "succeeded": 1});
+            });
+    }
+
+    /// The node sync loading the Function, publishing, and the controller's
+    /// watch seeing the published status.
+    async fn node_loads(&mut self, name: &str) {
+        self.sync
+            .apply(Arc::new(self.function(name)))
+            .await
+            .expect("node loads the artifact");
+        self.sync.publish().await.expect("publishing node status");
+        let published: ConfigMap = self
+            .fake
+            .get_as(&object_path(
+                "v1",
+                "ConfigMap",
+                Some("shoal-system"),
+                "shoal-node-node-a",
+            ))
+            .expect("node status ConfigMap");
+        self.statuses.apply_watcher_event(&watcher::Event::Apply(published));
+    }
+
+    /// Calls the Function the way its Service would route: to an address
+    /// and port from its EndpointSlice, with the Service's host name.
+    async fn call(&self, name: &str) -> (u16, String) {
+        let slice: EndpointSlice = self
+            .fake
+            .get_as(&object_path(
+                "discovery.k8s.io/v1",
+                "EndpointSlice",
+                Some(NS),
+                &format!("{name}-shoal"),
+            ))
+            .expect("EndpointSlice");
+        let address = slice.endpoints.first().expect("an endpoint").addresses[0].clone();
+        let port = slice.ports.unwrap()[0].port.unwrap();
+        assert_eq!(port, i32::from(self.node_addr.port()));
+        let stream = tokio::net::TcpStream::connect((address.as_str(), port as u16))
+            .await
+            .expect("connect");
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .expect("handshake");
+        tokio::spawn(connection);
+        let request = http::Request::get("/")
+            .header("host", format!("{name}.{NS}.svc.cluster.local"))
+            .body(http_body_util::Empty::<bytes::Bytes>::new())
+            .expect("request");
+        let response = sender.send_request(request).await.expect("response");
+        let status = response.status().as_u16();
+        let body = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .expect("body")
+            .to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    /// Admission, reconcile, build, load, reconcile: to Running.
+    async fn deploy(&mut self, object: Value) -> String {
+        let name = object["metadata"]["name"].as_str().unwrap().to_string();
+        let admitted = self.hooks.admit(object).await;
+        self.fake.put(admitted);
+        self.reconcile(&name).await;
+        assert_eq!(
+            self.condition(&name, condition::BUILD_READY).0,
+            "Unknown",
+            "build started"
+        );
+        self.run_build_job(&name);
+        self.reconcile(&name).await;
+        let (built, message) = self.condition(&name, condition::BUILD_READY);
+        assert_eq!(built, "True", "{message}");
+        self.node_loads(&name).await;
+        self.reconcile(&name).await;
+        let (running, message) = self.condition(&name, condition::RUNNING);
+        assert_eq!(running, "True", "{message}");
+        assert!(shoal_controller::reconcile::is_function_ready(&self.function(&name)));
+        name
+    }
+}
+
+fn kyma_function(name: &str, source: &str, dependencies: &str) -> Value {
+    json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2",
+        "kind": "Function",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {"runtime": "nodejs22", "source": {"inline": {"source": source, "dependencies": dependencies}}}
+    })
+}
+
+#[tokio::test]
+async fn kyma_lodash_samples_go_from_webhook_to_a_served_function() {
+    let mut platform = Platform::start().await;
+    let cjs = platform
+        .deploy(kyma_function(
+            "lodash-cjs",
+            "const _ = require('lodash')\nmodule.exports = {\n  main: function(event, context) {\n    return _.kebabCase('Hello World from Node.js Function');\n  }\n}",
+            r#"{ "name": "hellobasic", "version": "0.0.1", "dependencies": { "lodash": "^4.17.20" } }"#,
+        ))
+        .await;
+    assert_eq!(
+        platform.call(&cjs).await,
+        (200, "hello-world-from-node-js-function".to_string())
+    );
+
+    let esm = platform
+        .deploy(kyma_function(
+            "lodash-esm",
+            "import _ from \"lodash\";\nexport function main(event, context) {\n  return _.kebabCase('Hello World from Node.js Function');\n}",
+            r#"{ "name": "hellobasic", "version": "0.0.1", "type": "module", "dependencies": { "lodash": "^4.17.20" } }"#,
+        ))
+        .await;
+    assert_eq!(
+        platform.call(&esm).await,
+        (200, "hello-world-from-node-js-function".to_string())
+    );
+    // Both stay served side by side.
+    assert_eq!(platform.call(&cjs).await.0, 200);
+    assert_eq!(platform.function(&esm).status.unwrap().replicas, Some(1));
+}
+
+#[tokio::test]
+async fn env_from_a_config_map_and_a_secret_then_an_update_with_a_new_dependency() {
+    let mut platform = Platform::start().await;
+    platform.fake.put(json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "test-config", "namespace": NS},
+        "data": {"value": "config-value"}
+    }));
+    platform.fake.put(json!({
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "test-secret", "namespace": NS},
+        "data": {"value": "c2VjcmV0LXZhbHVl"}
+    }));
+    let env = json!([
+        {"name": "CM_VALUE", "valueFrom": {"configMapKeyRef": {"name": "test-config", "key": "value"}}},
+        {"name": "SECRET_VALUE", "valueFrom": {"secretKeyRef": {"name": "test-secret", "key": "value"}}}
+    ]);
+    let mut object = json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2",
+        "kind": "Function",
+        "metadata": {"name": "env-test", "namespace": NS},
+        "spec": {
+            "source": {"inline": {"source":
+                "module.exports = { main: () => process.env.CM_VALUE + '-' + process.env.SECRET_VALUE };"}},
+            "env": env
+        }
+    });
+    let name = platform.deploy(object.clone()).await;
+    assert_eq!(
+        platform.call(&name).await,
+        (200, "config-value-secret-value".to_string())
+    );
+
+    // Kyma's update step: new source with a new npm dependency.
+    object["spec"]["source"]["inline"] = json!({
+        "source": "const _ = require('lodash');\nmodule.exports = { main: () => _.kebabCase(process.env.CM_VALUE + ' ' + process.env.SECRET_VALUE + ' v2') };",
+        "dependencies": "{\"dependencies\": {\"lodash\": \"^4.17.21\"}}"
+    });
+    let admitted = platform.hooks.admit(object).await;
+    platform.fake.put(admitted);
+    platform.reconcile(&name).await;
+    // The old version keeps answering while the new one builds.
+    assert_eq!(
+        platform.call(&name).await,
+        (200, "config-value-secret-value".to_string())
+    );
+    platform.run_build_job(&name);
+    platform.reconcile(&name).await;
+    platform.node_loads(&name).await;
+    platform.reconcile(&name).await;
+    assert_eq!(platform.condition(&name, condition::RUNNING).0, "True");
+    assert_eq!(
+        platform.call(&name).await,
+        (200, "config-value-secret-value-v-2".to_string())
+    );
+}
