@@ -9,7 +9,7 @@
 //!   ClusterRoles, webhook configurations);
 //! - the three Shoal images pushed where the cluster can pull them:
 //!   `$SHOAL_E2E_IMAGE_REGISTRY/shoal-{controller,node,builder}:$SHOAL_E2E_IMAGE_TAG`
-//!   (built by `images/build.sh`);
+//!   (built by `crates/shoal/images/build.sh`);
 //! - an image with `curl` the cluster can pull (`SHOAL_E2E_CURL_IMAGE`,
 //!   default `curlimages/curl:8.11.1`), to call Services from inside;
 //! - egress to registry.npmjs.org from build Jobs (the lodash update);

@@ -615,7 +615,12 @@ async fn registry_credentials_are_copied_for_the_build_job() {
     cluster.reconcile("hello").await;
     let copy = cluster
         .fake
-        .get(&object_path("v1", "Secret", Some(NS), "shoal-registry-credentials"))
+        .get(&object_path(
+            "v1",
+            "Secret",
+            Some(NS),
+            "shoal-build-registry-credentials",
+        ))
         .expect("credentials copied into the Function's namespace");
     assert_eq!(copy["data"]["username"], "dXNlcg==");
     let job = cluster.jobs().remove(0);
@@ -630,6 +635,6 @@ async fn registry_credentials_are_copied_for_the_build_job() {
     let reference = password.value_from.as_ref().unwrap().secret_key_ref.as_ref().unwrap();
     assert_eq!(
         (reference.name.as_str(), reference.key.as_str()),
-        ("shoal-registry-credentials", "password")
+        ("shoal-build-registry-credentials", "password")
     );
 }

@@ -30,7 +30,7 @@ impl Webhooks {
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server_tls = certificate.server_config().expect("server TLS");
-        tokio::spawn(webhook::serve(listener, server_tls, async move {
+        tokio::spawn(webhook::serve(listener, server_tls, Default::default(), async move {
             let _ = stopped.await;
         }));
         let mut roots = rustls::RootCertStore::empty();

@@ -49,6 +49,8 @@ pub fn object_path(api_version: &str, kind: &str, namespace: Option<&str>, name:
         "Job" => "jobs",
         "EndpointSlice" => "endpointslices",
         "Namespace" => "namespaces",
+        "MutatingWebhookConfiguration" => "mutatingwebhookconfigurations",
+        "ValidatingWebhookConfiguration" => "validatingwebhookconfigurations",
         other => panic!("fake API: no plural known for {other}"),
     };
     let root = if api_version == "v1" {

@@ -357,9 +357,54 @@ pub fn check_dns1035(s: &str) -> Result<(), String> {
     }
 }
 
-/// Fills in what Kyma's defaulting webhook fills in. Returns whether
-/// anything changed.
+/// The presets a Function gets when it names none (Kyma's defaults unless
+/// an operator chose others).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defaults {
+    /// Function preset (XS..XL).
+    pub function_preset: String,
+    /// Build preset (local-dev, slow, normal, fast).
+    pub build_preset: String,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Self {
+            function_preset: DEFAULT_FUNCTION_PRESET.into(),
+            build_preset: DEFAULT_BUILD_PRESET.into(),
+        }
+    }
+}
+
+impl Defaults {
+    /// Checks that both presets exist.
+    pub fn check(&self) -> Result<(), String> {
+        if function_preset(&self.function_preset).is_none() {
+            return Err(format!(
+                "default function preset {:?} is unknown: expected one of {}",
+                self.function_preset,
+                preset_names(true)
+            ));
+        }
+        if build_preset(&self.build_preset).is_none() {
+            return Err(format!(
+                "default build preset {:?} is unknown: expected one of {}",
+                self.build_preset,
+                preset_names(false)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Fills in what Kyma's defaulting webhook fills in, with Kyma's presets.
+/// Returns whether anything changed.
 pub fn apply_defaults(function: &mut Function) -> bool {
+    apply_defaults_with(function, &Defaults::default())
+}
+
+/// [`apply_defaults`] with chosen default presets.
+pub fn apply_defaults_with(function: &mut Function, defaults: &Defaults) -> bool {
     let before = function.spec.clone();
     let spec = &mut function.spec;
     if spec.runtime.as_deref().is_none_or(str::is_empty) {
@@ -378,11 +423,11 @@ pub fn apply_defaults(function: &mut Function) -> bool {
     let rc = spec.resource_configuration.get_or_insert_with(Default::default);
     let f = rc.function.get_or_insert_with(Default::default);
     if f.profile.is_none() && f.resources.is_none() {
-        f.profile = Some(label_preset.unwrap_or_else(|| DEFAULT_FUNCTION_PRESET.to_string()));
+        f.profile = Some(label_preset.unwrap_or_else(|| defaults.function_preset.clone()));
     }
     let b = rc.build.get_or_insert_with(Default::default);
     if b.profile.is_none() && b.resources.is_none() {
-        b.profile = Some(DEFAULT_BUILD_PRESET.to_string());
+        b.profile = Some(defaults.build_preset.clone());
     }
     function.spec != before
 }

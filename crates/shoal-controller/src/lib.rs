@@ -13,6 +13,7 @@
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
 
 pub mod crd;
+pub mod metrics;
 pub mod reconcile;
 pub mod resources;
 pub mod tls;

@@ -59,6 +59,8 @@ pub struct ControllerConfig {
     pub build_backoff_limit: i32,
     /// A build running longer than this is failed.
     pub build_deadline: Duration,
+    /// Presets for Functions that name none.
+    pub defaults: shoal_api::Defaults,
 }
 
 impl Default for ControllerConfig {
@@ -79,6 +81,7 @@ impl Default for ControllerConfig {
             max_concurrent_builds: 5,
             build_backoff_limit: 2,
             build_deadline: Duration::from_secs(600),
+            defaults: shoal_api::Defaults::default(),
         }
     }
 }
@@ -193,6 +196,7 @@ pub enum Error {
 
 /// Reconciles one Function (the kube-runtime entry point).
 pub async fn reconcile(function: Arc<Function>, ctx: Arc<Context>) -> Result<Action, Error> {
+    crate::metrics::RECONCILES.inc();
     let namespace = function.namespace().ok_or(Error::NoNamespace)?;
     let api: Api<Function> = Api::namespaced(ctx.client.clone(), &namespace);
     finalizer(&api, cluster::FINALIZER, function, |event| async {
@@ -207,6 +211,7 @@ pub async fn reconcile(function: Arc<Function>, ctx: Arc<Context>) -> Result<Act
 
 /// Retry a failed reconcile after a pause (kube-runtime's error policy).
 pub fn error_policy(function: Arc<Function>, error: &Error, _ctx: Arc<Context>) -> Action {
+    crate::metrics::RECONCILE_ERRORS.inc();
     tracing::warn!(
         namespace = function.namespace().unwrap_or_default(),
         name = function.name_any(),
@@ -313,7 +318,7 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
     // The webhooks normally did this already; doing it again keeps a Function
     // that bypassed them from being built with other defaults.
     let mut defaulted = function.clone();
-    shoal_api::apply_defaults(&mut defaulted);
+    shoal_api::apply_defaults_with(&mut defaulted, &ctx.config.defaults);
     status.status.runtime = Some(defaulted.runtime().to_string());
     status.status.function_resource_profile = defaulted
         .spec
@@ -431,7 +436,10 @@ async fn build(
         copy_registry_secret(ctx, &namespace).await?;
         let job = resources::build_job(&ctx.config, function, inputs);
         match jobs.create(&PostParams::default(), &job).await {
-            Ok(_) => tracing::info!(%namespace, %name, job = %job_name, "build Job created"),
+            Ok(_) => {
+                crate::metrics::BUILDS_STARTED.inc();
+                tracing::info!(%namespace, %name, job = %job_name, "build Job created");
+            }
             Err(kube::Error::Api(status)) if status.is_already_exists() => {}
             Err(e) => return Err(e.into()),
         }
@@ -456,6 +464,7 @@ async fn build(
         let message = termination_message(ctx, &namespace, &job_name).await?;
         match message.as_deref().map(serde_json::from_str::<BuildResult>) {
             Some(Ok(result)) => {
+                crate::metrics::BUILDS_SUCCEEDED.inc();
                 tracing::info!(%namespace, %name, artifact = %result.artifact, "build finished");
                 status.status.artifact = Some(result.artifact.clone());
                 status.status.build_hash = Some(hash.to_string());
@@ -491,6 +500,12 @@ async fn build(
         let message = termination_message(ctx, &namespace, &job_name)
             .await?
             .unwrap_or_else(|| reason.clone());
+        if status
+            .previous(condition::BUILD_READY)
+            .is_none_or(|c| c.reason.as_deref() != Some("JobFailed"))
+        {
+            crate::metrics::BUILDS_FAILED.inc();
+        }
         tracing::info!(%namespace, %name, job = %job_name, %message, "build failed");
         status.set(
             condition::BUILD_READY,
@@ -706,6 +721,16 @@ async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
     tracing::info!(%namespace, %name, "Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }
+
+/// A resource [`run`] watches: `(apiGroup, resource, cluster-wide)`; a
+/// watch that is not cluster-wide is in the controller's own namespace.
+/// Kept next to `run` so the chart's RBAC test sees what it really watches.
+pub const WATCHES: &[(&str, &str, bool)] = &[
+    ("serverless.kyma-project.io", "functions", true),
+    ("batch", "jobs", true),
+    ("", "pods", false),
+    ("", "configmaps", false),
+];
 
 /// Runs the controller until `shutdown` completes: watches Functions, their
 /// build Jobs, the node pods and the nodes' status ConfigMaps.

@@ -24,7 +24,7 @@ use crate::reconcile::ControllerConfig;
 
 /// Name of the registry-credentials Secret copied into a Function's
 /// namespace for its build Jobs.
-pub const REGISTRY_SECRET_COPY: &str = "shoal-registry-credentials";
+pub const REGISTRY_SECRET_COPY: &str = "shoal-build-registry-credentials";
 /// Where the build Job mounts the source ConfigMap.
 const SOURCE_MOUNT: &str = "/function";
 

@@ -17,7 +17,7 @@ use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, 
 use kube::api::{Api, Patch, PatchParams};
 use kube::core::DynamicObject;
 use kube::core::admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation};
-use shoal_api::Function;
+use shoal_api::{Defaults, Function};
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
@@ -29,7 +29,7 @@ pub const VALIDATE_PATH: &str = "/validate-function";
 const MAX_REVIEW_BYTES: usize = 8 << 20;
 
 /// Fills in Kyma's defaults: answers with a JSON patch when anything changed.
-pub fn mutate(review: AdmissionReview<DynamicObject>) -> AdmissionReview<DynamicObject> {
+pub fn mutate(review: AdmissionReview<DynamicObject>, defaults: &Defaults) -> AdmissionReview<DynamicObject> {
     let (request, function) = match parse(review) {
         Ok(parsed) => parsed,
         Err(response) => return response.into_review(),
@@ -39,7 +39,7 @@ pub fn mutate(review: AdmissionReview<DynamicObject>) -> AdmissionReview<Dynamic
         return response.into_review();
     };
     let mut defaulted = original.clone();
-    if !shoal_api::apply_defaults(&mut defaulted) {
+    if !shoal_api::apply_defaults_with(&mut defaulted, defaults) {
         return response.into_review();
     }
     let patch = match (serde_json::to_value(&original), serde_json::to_value(&defaulted)) {
@@ -100,7 +100,7 @@ fn parse(
 }
 
 /// Answers one HTTP request: the two webhook paths, `/healthz`, else 404.
-pub async fn handle<B>(request: Request<B>) -> Response<Full<Bytes>>
+pub async fn handle<B>(request: Request<B>, defaults: &Defaults) -> Response<Full<Bytes>>
 where
     B: hyper::body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -109,9 +109,9 @@ where
     if request.method() == Method::GET && path == "/healthz" {
         return text(StatusCode::OK, "OK");
     }
-    let review: fn(AdmissionReview<DynamicObject>) -> AdmissionReview<DynamicObject> = match path.as_str() {
-        MUTATE_PATH => mutate,
-        VALIDATE_PATH => validate,
+    let mutating = match path.as_str() {
+        MUTATE_PATH => true,
+        VALIDATE_PATH => false,
         _ => return text(StatusCode::NOT_FOUND, "not found"),
     };
     if request.method() != Method::POST {
@@ -122,9 +122,16 @@ where
         Err(e) => return text(StatusCode::PAYLOAD_TOO_LARGE, &format!("reading the request: {e}")),
     };
     let answer = match serde_json::from_slice::<AdmissionReview<DynamicObject>>(&body) {
-        Ok(parsed) => review(parsed),
+        Ok(parsed) if mutating => mutate(parsed, defaults),
+        Ok(parsed) => validate(parsed),
         Err(e) => AdmissionResponse::invalid(format!("not an AdmissionReview: {e}")).into_review(),
     };
+    let allowed = answer.response.as_ref().is_some_and(|r| r.allowed);
+    if allowed {
+        crate::metrics::ADMISSIONS_ALLOWED.inc();
+    } else {
+        crate::metrics::ADMISSIONS_DENIED.inc();
+    }
     match serde_json::to_value(&answer)
         .map(base64_patch)
         .and_then(|v| serde_json::to_vec(&v))
@@ -180,8 +187,10 @@ fn text(status: StatusCode, body: &str) -> Response<Full<Bytes>> {
 pub async fn serve(
     listener: TcpListener,
     tls: Arc<rustls::ServerConfig>,
+    defaults: Defaults,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let defaults = Arc::new(defaults);
     let acceptor = TlsAcceptor::from(tls);
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "admission webhooks serving over HTTPS");
@@ -198,6 +207,7 @@ pub async fn serve(
             () = &mut shutdown => return Ok(()),
         };
         let acceptor = acceptor.clone();
+        let defaults = defaults.clone();
         tokio::spawn(async move {
             let stream = match acceptor.accept(stream).await {
                 Ok(s) => s,
@@ -206,10 +216,10 @@ pub async fn serve(
                     return;
                 }
             };
-            let service =
-                hyper::service::service_fn(
-                    |req: Request<Incoming>| async move { Ok::<_, Infallible>(handle(req).await) },
-                );
+            let service = hyper::service::service_fn(|req: Request<Incoming>| {
+                let defaults = defaults.clone();
+                async move { Ok::<_, Infallible>(handle(req, &defaults).await) }
+            });
             if let Err(e) = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
                 .serve_connection(TokioIo::new(stream), service)
                 .await

@@ -26,6 +26,9 @@ use shoal_api::cluster::{self, ServedFunction};
 use shoal_node::{FunctionConfig, FunctionDefaults, FunctionKey, FunctionTable, ModuleSource};
 use tokio::sync::Notify;
 
+/// What [`NodeSync::run`] watches: `(apiGroup, resource, cluster-wide)`.
+pub const WATCHES: &[(&str, &str, bool)] = &[("serverless.kyma-project.io", "functions", true)];
+
 /// Who this node is, and how Functions run on it.
 #[derive(Debug, Clone)]
 pub struct SyncConfig {

@@ -48,6 +48,15 @@ pub struct ControllerArgs {
     /// Seconds a build may run.
     #[arg(long, env = "SHOAL_BUILD_DEADLINE_SECS", default_value_t = 600)]
     build_deadline_secs: u64,
+    /// Address of the plain-HTTP /metrics and /healthz endpoint.
+    #[arg(long, env = "SHOAL_METRICS_LISTEN", default_value = "0.0.0.0:8081")]
+    metrics_listen: SocketAddr,
+    /// Function preset for Functions that name none.
+    #[arg(long, env = "SHOAL_DEFAULT_FUNCTION_PRESET", default_value = "L")]
+    default_function_preset: String,
+    /// Build preset for Functions that name none.
+    #[arg(long, env = "SHOAL_DEFAULT_BUILD_PRESET", default_value = "normal")]
+    default_build_preset: String,
     /// Address of the HTTPS admission webhook server.
     #[arg(long, env = "SHOAL_WEBHOOK_LISTEN", default_value = "0.0.0.0:9443")]
     webhook_listen: SocketAddr,
@@ -78,7 +87,13 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("--node-selector: {pair:?} is not key=value"))
         })
         .collect::<anyhow::Result<_>>()?;
+    let defaults = shoal_api::Defaults {
+        function_preset: args.default_function_preset,
+        build_preset: args.default_build_preset,
+    };
+    defaults.check().map_err(anyhow::Error::msg)?;
     let config = ControllerConfig {
+        defaults: defaults.clone(),
         namespace: args.namespace.clone(),
         builder_image: args.builder_image,
         builder_pull_policy: args.builder_pull_policy,
@@ -102,7 +117,19 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", args.webhook_listen))?;
     let tls = certificate.server_config()?;
-    let webhooks = tokio::spawn(webhook::serve(listener, tls, crate::node_support::shutdown_signal()));
+    let webhooks = tokio::spawn(webhook::serve(
+        listener,
+        tls,
+        defaults,
+        crate::node_support::shutdown_signal(),
+    ));
+    let metrics_listener = tokio::net::TcpListener::bind(args.metrics_listen)
+        .await
+        .with_context(|| format!("listening on {}", args.metrics_listen))?;
+    let metrics = tokio::spawn(shoal_controller::metrics::serve(
+        metrics_listener,
+        crate::node_support::shutdown_signal(),
+    ));
     webhook::patch_ca_bundle(
         client.clone(),
         &args.mutating_webhook,
@@ -115,5 +142,6 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
     tracing::info!(namespace = %args.namespace, "controller running");
     shoal_controller::run(client, config, crate::node_support::shutdown_signal()).await;
     webhooks.abort();
+    metrics.abort();
     Ok(())
 }

@@ -5,6 +5,7 @@ mod controller;
 mod engine;
 mod node;
 mod node_support;
+mod smoke;
 mod up;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,9 @@ enum Command {
     Node(node::NodeCmdArgs),
     /// Run the controller: reconciler and admission webhooks (in a cluster).
     Controller(controller::ControllerArgs),
+    /// Check an installation: apply a hello Function, wait for Running, call it through its Service (`helm test`).
+    #[command(name = "smoke-test")]
+    SmokeTest(smoke::SmokeArgs),
     /// Print the Function CustomResourceDefinition (generated from the Rust types).
     Crd,
     /// Initialize a freshly built engine plugin and record it (used by
@@ -55,6 +59,7 @@ fn main() -> std::process::ExitCode {
             Command::Node(args) => node::run(args).await,
             Command::Controller(args) => controller::run(args).await,
             Command::Crd => controller::print_crd(),
+            Command::SmokeTest(args) => smoke::run(args).await,
             Command::EngineInit(args) => engine::run(args).await,
         }
     });

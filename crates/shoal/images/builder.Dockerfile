@@ -1,0 +1,16 @@
+# syntax=docker/dockerfile:1
+# The build Job: `shoal build` with npm (for Function dependencies) and the
+# esbuild bundler. Writes only under /tmp (an emptyDir in the Job).
+ARG BUILD_IMAGE=shoal-build:dev
+FROM ${BUILD_IMAGE} AS build
+
+FROM docker.io/library/node:20-bookworm-slim
+COPY --from=build /usr/local/bin/shoal /usr/local/bin/shoal
+COPY --from=build /opt/shoal/js /opt/shoal/js
+ENV SHOAL_JS_TOOLS=/opt/shoal/js \
+    HOME=/tmp \
+    npm_config_cache=/tmp/npm-cache \
+    npm_config_update_notifier=false
+USER 65532:65532
+ENTRYPOINT ["/usr/local/bin/shoal"]
+CMD ["build", "--help"]

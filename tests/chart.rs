@@ -1,0 +1,707 @@
+//! The Helm chart, checked with a real helm binary (`.ci/setup` installs it
+//! into .ci/bin): lint and template with the default values and with
+//! `charts/shoal/ci/external-istio-values.yaml`, then the rendered manifests:
+//! every kind present, the CRD equal to the generated one, the webhook wiring
+//! consistent with the controller, labels and selectors consistent, and RBAC
+//! equal to the API calls the controller and node code make — recorded by
+//! running them against the mock API — with no wildcards.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::Method;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube::runtime::reflector;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use shoal_api::Function;
+use shoal_controller::{Context, ControllerConfig, NodeView};
+use shoal_tests::fake_kube::{Call, FakeKube, object_path};
+
+const RELEASE_NS: &str = "shoal-system";
+const NON_DEFAULT: &str = "charts/shoal/ci/external-istio-values.yaml";
+
+fn helm() -> PathBuf {
+    let local = shoal_tests::workspace_root().join(".ci/bin/helm");
+    assert!(
+        local.exists(),
+        "helm is missing: run .ci/setup (it installs helm into .ci/bin)"
+    );
+    local
+}
+
+fn helm_run(args: &[&str]) -> String {
+    let out = Command::new(helm())
+        .args(args)
+        .current_dir(shoal_tests::workspace_root())
+        .output()
+        .expect("running helm");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "helm {args:?} failed:\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+struct Rendered {
+    objects: Vec<Value>,
+}
+
+impl Rendered {
+    fn render(values: Option<&str>) -> Self {
+        let mut args = vec![
+            "template",
+            "shoal",
+            "charts/shoal",
+            "--namespace",
+            RELEASE_NS,
+            "--include-crds",
+        ];
+        if let Some(v) = values {
+            args.extend(["--values", v]);
+        }
+        let text = helm_run(&args);
+        let objects = serde_yaml::Deserializer::from_str(&text)
+            .filter_map(|doc| {
+                let value = Value::deserialize(doc).ok()?;
+                (!value.is_null()).then_some(value)
+            })
+            .collect();
+        Self { objects }
+    }
+
+    fn kinds(&self) -> BTreeMap<String, usize> {
+        let mut kinds = BTreeMap::new();
+        for o in &self.objects {
+            *kinds.entry(o["kind"].as_str().unwrap_or("").to_string()).or_default() += 1;
+        }
+        kinds
+    }
+
+    fn find(&self, kind: &str, name: &str) -> &Value {
+        self.objects
+            .iter()
+            .find(|o| o["kind"] == kind && o["metadata"]["name"] == name)
+            .unwrap_or_else(|| panic!("no {kind} {name} rendered"))
+    }
+
+    fn all(&self, kind: &str) -> Vec<&Value> {
+        self.objects.iter().filter(|o| o["kind"] == kind).collect()
+    }
+}
+
+fn container<'a>(deployment: &'a Value, name: &str) -> &'a Value {
+    deployment["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .expect("containers")
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no container {name}"))
+}
+
+fn env<'a>(container: &'a Value, name: &str) -> &'a Value {
+    container["env"]
+        .as_array()
+        .expect("env")
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("no env {name}"))
+}
+
+fn env_value(container: &Value, name: &str) -> String {
+    env(container, name)["value"].as_str().unwrap_or("").to_string()
+}
+
+fn port_named(container: &Value, name: &str) -> i64 {
+    container["ports"]
+        .as_array()
+        .expect("ports")
+        .iter()
+        .find(|p| p["name"] == name)
+        .and_then(|p| p["containerPort"].as_i64())
+        .unwrap_or_else(|| panic!("no port {name}"))
+}
+
+fn labels_subset(selector: &Value, labels: &Value) -> bool {
+    selector
+        .as_object()
+        .is_some_and(|s| !s.is_empty() && s.iter().all(|(k, v)| labels[k] == *v))
+}
+
+#[test]
+fn helm_lint_passes_for_default_and_non_default_values() {
+    let out = helm_run(&["lint", "charts/shoal"]);
+    assert!(out.contains("0 chart(s) failed"), "{out}");
+    let out = helm_run(&["lint", "charts/shoal", "--values", NON_DEFAULT]);
+    assert!(out.contains("0 chart(s) failed"), "{out}");
+}
+
+#[test]
+fn default_values_render_every_kind_with_consistent_wiring() {
+    let rendered = Rendered::render(None);
+    let kinds = rendered.kinds();
+    for (kind, at_least) in [
+        ("CustomResourceDefinition", 1),
+        ("Deployment", 3),
+        ("ServiceAccount", 3),
+        ("ClusterRole", 2),
+        ("ClusterRoleBinding", 2),
+        ("Role", 3),
+        ("RoleBinding", 3),
+        ("Service", 4),
+        ("MutatingWebhookConfiguration", 1),
+        ("ValidatingWebhookConfiguration", 1),
+        ("HorizontalPodAutoscaler", 1),
+        ("PodDisruptionBudget", 1),
+        ("Pod", 1),
+    ] {
+        assert!(kinds.get(kind).copied().unwrap_or(0) >= at_least, "{kind}: {kinds:?}");
+    }
+
+    // The CRD the chart installs is the one the types generate.
+    let crd = rendered.find("CustomResourceDefinition", "functions.serverless.kyma-project.io");
+    assert_eq!(*crd, serde_json::to_value(shoal_controller::crd::crd()).unwrap());
+
+    check_webhook_wiring(&rendered);
+    check_selectors(&rendered);
+
+    // The in-cluster registry is what builds push to and nodes pull from.
+    let controller = container(rendered.find("Deployment", "shoal-controller"), "controller");
+    let registry_host = "shoal-registry.shoal-system.svc.cluster.local:5000";
+    assert_eq!(
+        env_value(controller, "SHOAL_REGISTRY"),
+        format!("{registry_host}/functions")
+    );
+    assert_eq!(env_value(controller, "SHOAL_INSECURE_REGISTRIES"), registry_host);
+    let service = rendered.find("Service", "shoal-registry");
+    assert_eq!(service["spec"]["ports"][0]["port"], 5000);
+    let node = container(rendered.find("Deployment", "shoal-node"), "node");
+    assert_eq!(env_value(node, "SHOAL_INSECURE_REGISTRIES"), registry_host);
+    assert_eq!(
+        env_value(controller, "SHOAL_BUILDER_IMAGE"),
+        "ghcr.io/shoal-dev/shoal-builder:0.1.0"
+    );
+
+    // Probes on /healthz; every Shoal container non-root with a read-only root.
+    for probe in ["readinessProbe", "livenessProbe"] {
+        assert_eq!(node[probe]["httpGet"]["path"], "/healthz");
+        assert_eq!(node[probe]["httpGet"]["port"], "http");
+    }
+    for deployment in rendered.all("Deployment") {
+        for c in deployment["spec"]["template"]["spec"]["containers"].as_array().unwrap() {
+            assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true, "{}", c["name"]);
+            assert_eq!(c["securityContext"]["allowPrivilegeEscalation"], false);
+        }
+        assert_eq!(
+            deployment["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"],
+            true
+        );
+    }
+    let hpa = rendered.find("HorizontalPodAutoscaler", "shoal-node");
+    assert_eq!(
+        (hpa["spec"]["minReplicas"].as_i64(), hpa["spec"]["maxReplicas"].as_i64()),
+        (Some(2), Some(10))
+    );
+    assert_eq!(
+        rendered.find("Deployment", "shoal-node")["spec"]["template"]["metadata"]["labels"]["sidecar.istio.io/inject"],
+        "false"
+    );
+
+    // The helm test hook runs the smoke test.
+    let test = rendered.find("Pod", "shoal-smoke-test");
+    assert_eq!(test["metadata"]["annotations"]["helm.sh/hook"], "test");
+    assert_eq!(test["spec"]["containers"][0]["args"][0], "smoke-test");
+}
+
+#[test]
+fn non_default_values_render_external_registry_istio_and_hpa_bounds() {
+    let rendered = Rendered::render(Some(NON_DEFAULT));
+    assert!(
+        !rendered
+            .all("Deployment")
+            .iter()
+            .any(|d| d["metadata"]["name"] == "shoal-registry"),
+        "no in-cluster registry with an external one"
+    );
+    check_webhook_wiring(&rendered);
+    check_selectors(&rendered);
+
+    let secret = rendered.find("Secret", "shoal-registry-credentials");
+    assert_eq!(secret["stringData"]["username"], "shoal-pusher");
+    assert_eq!(secret["stringData"]["password"], "s3cret");
+    let controller = container(rendered.find("Deployment", "shoal-controller"), "controller");
+    assert_eq!(
+        env_value(controller, "SHOAL_REGISTRY"),
+        "registry.example.com/platform/functions"
+    );
+    assert_eq!(
+        env_value(controller, "SHOAL_REGISTRY_SECRET"),
+        "shoal-registry-credentials"
+    );
+    assert_eq!(env_value(controller, "SHOAL_INSECURE_REGISTRIES"), "");
+    assert_eq!(env_value(controller, "SHOAL_DEFAULT_FUNCTION_PRESET"), "M");
+    assert_eq!(env_value(controller, "SHOAL_MAX_CONCURRENT_BUILDS"), "2");
+    assert_eq!(
+        env_value(controller, "SHOAL_BUILDER_IMAGE"),
+        "registry.example.com/platform/shoal-builder:1.2.3"
+    );
+    let node_deployment = rendered.find("Deployment", "shoal-node");
+    let node = container(node_deployment, "node");
+    for (var, key) in [
+        ("SHOAL_REGISTRY_USER", "username"),
+        ("SHOAL_REGISTRY_PASSWORD", "password"),
+    ] {
+        let from = &env(node, var)["valueFrom"]["secretKeyRef"];
+        assert_eq!(
+            (from["name"].as_str(), from["key"].as_str()),
+            (Some("shoal-registry-credentials"), Some(key))
+        );
+    }
+    assert_eq!(env_value(node, "FUNC_TIMEOUT"), "30");
+    assert_eq!(env_value(node, "REQ_MB_LIMIT"), "4");
+    assert!(
+        node["args"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("--memory-budget-mb=1024"))
+    );
+
+    let template = &node_deployment["spec"]["template"];
+    assert_eq!(template["metadata"]["labels"]["sidecar.istio.io/inject"], "true");
+    assert_eq!(
+        template["metadata"]["annotations"]["sidecar.istio.io/rewriteAppHTTPProbers"],
+        "true"
+    );
+    assert_eq!(template["spec"]["imagePullSecrets"][0]["name"], "platform-pull");
+    // The controller never gets a sidecar: the API server calls it directly.
+    assert_eq!(
+        rendered.find("Deployment", "shoal-controller")["spec"]["template"]["metadata"]["labels"]["sidecar.istio.io/inject"],
+        "false"
+    );
+    let hpa = rendered.find("HorizontalPodAutoscaler", "shoal-node");
+    assert_eq!(
+        (hpa["spec"]["minReplicas"].as_i64(), hpa["spec"]["maxReplicas"].as_i64()),
+        (Some(3), Some(25))
+    );
+    assert_eq!(
+        hpa["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"].as_i64(),
+        Some(60)
+    );
+    assert_eq!(
+        rendered.find("PodDisruptionBudget", "shoal-node")["spec"]["minAvailable"],
+        2
+    );
+}
+
+fn check_webhook_wiring(rendered: &Rendered) {
+    let deployment = rendered.find("Deployment", "shoal-controller");
+    let controller = container(deployment, "controller");
+    let listen = env_value(controller, "SHOAL_WEBHOOK_LISTEN");
+    let listen_port: i64 = listen.rsplit(':').next().unwrap().parse().unwrap();
+    assert_eq!(port_named(controller, "webhook"), listen_port);
+    let service_name = env_value(controller, "SHOAL_WEBHOOK_SERVICE");
+    let service = rendered.find("Service", &service_name);
+    assert!(labels_subset(
+        &service["spec"]["selector"],
+        &deployment["spec"]["template"]["metadata"]["labels"]
+    ));
+    for (kind, env_name, path) in [
+        (
+            "MutatingWebhookConfiguration",
+            "SHOAL_MUTATING_WEBHOOK",
+            shoal_controller::webhook::MUTATE_PATH,
+        ),
+        (
+            "ValidatingWebhookConfiguration",
+            "SHOAL_VALIDATING_WEBHOOK",
+            shoal_controller::webhook::VALIDATE_PATH,
+        ),
+    ] {
+        let config = rendered.find(kind, &env_value(controller, env_name));
+        let webhook = &config["webhooks"][0];
+        let target = &webhook["clientConfig"]["service"];
+        assert_eq!(
+            target["name"],
+            service_name.as_str(),
+            "{kind} names the webhook Service"
+        );
+        assert_eq!(target["namespace"], RELEASE_NS);
+        assert_eq!(target["path"], path, "{kind} path matches the controller's handler");
+        let port = service["spec"]["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["port"] == target["port"])
+            .unwrap_or_else(|| panic!("{kind} port {} is not on the Service", target["port"]));
+        assert_eq!(
+            port["targetPort"], "webhook",
+            "the Service forwards to the webhook port"
+        );
+        assert_eq!(webhook["rules"][0]["resources"], json!(["functions"]));
+        assert_eq!(webhook["sideEffects"], "None");
+    }
+}
+
+fn check_selectors(rendered: &Rendered) {
+    for deployment in rendered.all("Deployment") {
+        assert!(
+            labels_subset(
+                &deployment["spec"]["selector"]["matchLabels"],
+                &deployment["spec"]["template"]["metadata"]["labels"]
+            ),
+            "{} selects its own pods",
+            deployment["metadata"]["name"]
+        );
+    }
+    for service in rendered.all("Service") {
+        let selects_something = rendered.all("Deployment").iter().any(|d| {
+            labels_subset(
+                &service["spec"]["selector"],
+                &d["spec"]["template"]["metadata"]["labels"],
+            )
+        });
+        assert!(
+            selects_something,
+            "Service {} selects no pods",
+            service["metadata"]["name"]
+        );
+    }
+    let node = rendered.find("Deployment", "shoal-node");
+    let node_labels = &node["spec"]["template"]["metadata"]["labels"];
+    let pdb = rendered.find("PodDisruptionBudget", "shoal-node");
+    assert!(labels_subset(&pdb["spec"]["selector"]["matchLabels"], node_labels));
+    let hpa = rendered.find("HorizontalPodAutoscaler", "shoal-node");
+    assert_eq!(hpa["spec"]["scaleTargetRef"]["name"], "shoal-node");
+    let controller = container(rendered.find("Deployment", "shoal-controller"), "controller");
+    let selector: Value = env_value(controller, "SHOAL_NODE_SELECTOR")
+        .split(',')
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            (k.to_string(), json!(v))
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    assert!(
+        labels_subset(&selector, node_labels),
+        "the controller's node selector matches the node pods"
+    );
+    assert_eq!(
+        env_value(controller, "SHOAL_NODE_PORT").parse::<i64>().unwrap(),
+        port_named(container(node, "node"), "http"),
+        "Function Services target the node's http port"
+    );
+    // The per-node ServiceAccounts are the ones the RBAC binds.
+    for (deployment, role) in [("shoal-controller", "shoal-controller"), ("shoal-node", "shoal-node")] {
+        let account = rendered.find("Deployment", deployment)["spec"]["template"]["spec"]["serviceAccountName"].clone();
+        let binding = rendered.find("ClusterRoleBinding", role);
+        assert_eq!(binding["subjects"][0]["name"], account);
+        assert_eq!(binding["subjects"][0]["namespace"], RELEASE_NS);
+    }
+}
+
+/// One permission: (apiGroup, resource, verb), optionally for one name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Permission {
+    group: String,
+    resource: String,
+    verb: String,
+    /// Namespace of the call; None for cluster-wide.
+    namespace: Option<String>,
+    name: Option<String>,
+}
+
+/// Turns recorded REST calls into the permissions they need.
+fn permissions(calls: &[Call]) -> BTreeSet<Permission> {
+    let mut out = BTreeSet::new();
+    for call in calls {
+        let segments: Vec<&str> = call.path.trim_matches('/').split('/').collect();
+        let (group, rest) = match segments.as_slice() {
+            ["api", "v1", rest @ ..] => (String::new(), rest.to_vec()),
+            ["apis", group, _version, rest @ ..] => (group.to_string(), rest.to_vec()),
+            _ => panic!("unexpected path {}", call.path),
+        };
+        let (namespace, rest) = match rest.as_slice() {
+            ["namespaces", ns, rest @ ..] => (Some(ns.to_string()), rest.to_vec()),
+            _ => (None, rest),
+        };
+        let (resource, name, sub) = match rest.as_slice() {
+            [resource] => (resource.to_string(), None, None),
+            [resource, name] => (resource.to_string(), Some(name.to_string()), None),
+            [resource, name, sub] => (resource.to_string(), Some(name.to_string()), Some(sub.to_string())),
+            _ => panic!("unexpected path {}", call.path),
+        };
+        let resource = match sub {
+            Some(sub) => format!("{resource}/{sub}"),
+            None => resource,
+        };
+        let apply = call.query.contains("fieldManager=") && call.method == Method::PATCH;
+        let verbs: Vec<&str> = match (&call.method, &name) {
+            (&Method::GET, Some(_)) => vec!["get"],
+            (&Method::GET, None) => vec!["list"],
+            (&Method::POST, _) => vec!["create"],
+            // Server-side apply creates what does not exist yet.
+            (&Method::PATCH, _) if apply && !resource.contains('/') => vec!["patch", "create"],
+            (&Method::PATCH, _) => vec!["patch"],
+            (&Method::DELETE, _) => vec!["delete"],
+            (m, _) => panic!("unexpected method {m}"),
+        };
+        for verb in verbs {
+            out.insert(Permission {
+                group: group.clone(),
+                resource: resource.clone(),
+                verb: verb.to_string(),
+                namespace: namespace.clone(),
+                name: name.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn watches(list: &[(&str, &str, bool)], own_namespace: &str) -> BTreeSet<Permission> {
+    list.iter()
+        .flat_map(|(group, resource, cluster_wide)| {
+            ["list", "watch"].map(|verb| Permission {
+                group: group.to_string(),
+                resource: resource.to_string(),
+                verb: verb.to_string(),
+                namespace: (!cluster_wide).then(|| own_namespace.to_string()),
+                name: None,
+            })
+        })
+        .collect()
+}
+
+/// The rules bound to a ServiceAccount: (rule, namespace of a Role or None).
+fn rules_for<'a>(rendered: &'a Rendered, account: &str) -> Vec<(&'a Value, Option<String>)> {
+    let mut out = Vec::new();
+    for (binding_kind, role_kind) in [("ClusterRoleBinding", "ClusterRole"), ("RoleBinding", "Role")] {
+        for binding in rendered.all(binding_kind) {
+            if !binding["subjects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["kind"] == "ServiceAccount" && s["name"] == account)
+            {
+                continue;
+            }
+            let role = rendered.find(role_kind, binding["roleRef"]["name"].as_str().unwrap());
+            let namespace = role["metadata"]["namespace"].as_str().map(str::to_string);
+            for rule in role["rules"].as_array().unwrap() {
+                out.push((rule, namespace.clone()));
+            }
+        }
+    }
+    out
+}
+
+fn allows(rule: &Value, scope: &Option<String>, p: &Permission) -> bool {
+    let has = |field: &str, value: &str| rule[field].as_array().is_some_and(|a| a.iter().any(|v| v == value));
+    let in_scope = match (scope, &p.namespace) {
+        (None, _) => true,
+        (Some(role_ns), Some(ns)) => role_ns == ns,
+        (Some(_), None) => false,
+    };
+    let name_ok = match rule["resourceNames"].as_array() {
+        None => true,
+        Some(names) => p.name.as_ref().is_some_and(|n| names.iter().any(|v| v == n.as_str())),
+    };
+    in_scope && name_ok && has("apiGroups", &p.group) && has("resources", &p.resource) && has("verbs", &p.verb)
+}
+
+/// Asserts the account's RBAC grants every permission and nothing unused.
+fn assert_exact_rbac(rendered: &Rendered, account: &str, needed: &BTreeSet<Permission>) {
+    let rules = rules_for(rendered, account);
+    assert!(!rules.is_empty(), "{account} has no rules bound");
+    for (rule, _) in &rules {
+        for field in ["apiGroups", "resources", "verbs", "resourceNames"] {
+            if let Some(values) = rule[field].as_array() {
+                assert!(
+                    !values.iter().any(|v| v == "*"),
+                    "{account}: wildcard in {field}: {rule}"
+                );
+            }
+        }
+    }
+    for p in needed {
+        assert!(
+            rules.iter().any(|(rule, scope)| allows(rule, scope, p)),
+            "{account} may not {} {}{} {} (a call the code makes)",
+            p.verb,
+            if p.group.is_empty() {
+                String::new()
+            } else {
+                format!("{}/", p.group)
+            },
+            p.resource,
+            p.namespace
+                .as_deref()
+                .map(|ns| format!("in {ns}"))
+                .unwrap_or_else(|| "cluster-wide".into())
+        );
+    }
+    for (rule, scope) in &rules {
+        for group in rule["apiGroups"].as_array().unwrap() {
+            for resource in rule["resources"].as_array().unwrap() {
+                for verb in rule["verbs"].as_array().unwrap() {
+                    let used = needed.iter().any(|p| {
+                        p.group == group.as_str().unwrap()
+                            && p.resource == resource.as_str().unwrap()
+                            && p.verb == verb.as_str().unwrap()
+                            && allows(rule, scope, p)
+                    });
+                    assert!(
+                        used,
+                        "{account} is granted {verb} {group}/{resource} but the code never needs it"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Runs the controller code through every path that touches the API and
+/// returns the calls it made.
+async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
+    let fake = FakeKube::new();
+    let (pods, _pod_writer) = reflector::store::<Pod>();
+    let (statuses, _status_writer) = reflector::store::<ConfigMap>();
+    let ctx = Arc::new(Context::new(
+        fake.client(),
+        ControllerConfig {
+            namespace: RELEASE_NS.into(),
+            registry_secret: registry_secret.map(str::to_string),
+            ..ControllerConfig::default()
+        },
+        NodeView { pods, statuses },
+    ));
+    if let Some(name) = registry_secret {
+        fake.put(json!({"apiVersion": "v1", "kind": "Secret",
+            "metadata": {"name": name, "namespace": RELEASE_NS}, "data": {"username": "dQ==", "password": "cA=="}}));
+    }
+    for kind in ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"] {
+        let name = if kind.starts_with("Mutating") {
+            "shoal-function-defaulting"
+        } else {
+            "shoal-function-validation"
+        };
+        fake.put(json!({"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind,
+            "metadata": {"name": name}, "webhooks": [{"name": "x.functions.serverless.kyma-project.io",
+            "admissionReviewVersions": ["v1"], "sideEffects": "None", "clientConfig": {}}]}));
+    }
+    shoal_controller::webhook::patch_ca_bundle(
+        fake.client(),
+        "shoal-function-defaulting",
+        "shoal-function-validation",
+        "PEM",
+    )
+    .await
+    .expect("caBundle");
+
+    let path = object_path("serverless.kyma-project.io/v1alpha2", "Function", Some("apps"), "f");
+    fake.put(
+        json!({"apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+        "metadata": {"name": "f", "namespace": "apps"},
+        "spec": {"source": {"inline": {"source": "module.exports = { main: () => 1 }"}}}}),
+    );
+    let reconcile = |fake: &Arc<FakeKube>| {
+        let function: Function = fake.get_as(&path).expect("function");
+        shoal_controller::reconcile(Arc::new(function), ctx.clone())
+    };
+    reconcile(&fake).await.expect("finalizer");
+    reconcile(&fake).await.expect("build started");
+    let jobs = fake.list("/apis/batch/v1/namespaces/apps/jobs");
+    let job_path = object_path(
+        "batch/v1",
+        "Job",
+        Some("apps"),
+        jobs[0]["metadata"]["name"].as_str().unwrap(),
+    );
+    fake.update(&job_path, |j| {
+        j["status"] = json!({"conditions": [{"type": "Failed", "status": "True"}]});
+    });
+    reconcile(&fake).await.expect("build failed");
+    fake.update(&job_path, |j| {
+        j["status"] = json!({"conditions": [{"type": "Complete", "status": "True"}]});
+    });
+    fake.put(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "build-pod", "namespace": "apps", "labels": {"job-name": jobs[0]["metadata"]["name"]}},
+        "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
+            "restartCount": 0, "state": {"terminated": {"exitCode": 0, "message": "{\"artifact\": \"r/apps/f@sha256:1\"}"}}}]}}));
+    reconcile(&fake).await.expect("built and served");
+    let api: kube::Api<Function> = kube::Api::namespaced(fake.client(), "apps");
+    api.delete("f", &Default::default()).await.expect("delete");
+    let before_test_delete = fake.calls().len();
+    reconcile(&fake).await.expect("cleanup");
+    let mut calls = fake.calls();
+    // The test's own delete is not the controller's call.
+    calls.remove(before_test_delete - 1);
+    calls
+}
+
+/// Runs the node sync through loading (env from a ConfigMap and a Secret)
+/// and publishing, and returns its calls.
+async fn node_calls() -> Vec<Call> {
+    let fake = FakeKube::new();
+    fake.put(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "apps"}, "data": {"k": "v"}}));
+    fake.put(json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "apps"}, "data": {"k": "dg=="}}));
+    let function: Function = serde_json::from_value(json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+        "metadata": {"name": "f", "namespace": "apps"},
+        "spec": {"source": {"inline": {"source": "x"}}, "env": [
+            {"name": "A", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}},
+            {"name": "B", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]},
+        "status": {"artifact": format!("127.0.0.1:{}/apps/f@sha256:00", shoal_tests::free_port())}
+    }))
+    .unwrap();
+    let table = Arc::new(shoal_node::FunctionTable::new(
+        shoal_tests::runtime(),
+        shoal_node::TableConfig {
+            memory_budget: 64 << 20,
+            artifact_dir: None,
+            credentials: shoal_oci::Credentials::Anonymous,
+        },
+    ));
+    let sync = shoal_sync::NodeSync::new(
+        fake.client(),
+        table,
+        shoal_sync::SyncConfig {
+            pod_name: "node-a".into(),
+            pod_namespace: RELEASE_NS.into(),
+            pod_uid: Some("u".into()),
+            defaults: Default::default(),
+            publish_every: Duration::from_secs(1),
+            retry_every: Duration::from_secs(30),
+        },
+    );
+    // Nothing listens at the artifact's registry: the load fails, the env
+    // reads and the publish still happen.
+    let _ = sync.apply(Arc::new(function)).await;
+    sync.publish().await.expect("publish");
+    fake.calls()
+}
+
+#[tokio::test]
+async fn rendered_rbac_is_exactly_the_api_calls_the_code_makes() {
+    // Default values: no registry credentials to read.
+    let mut needed = permissions(&controller_calls(None).await);
+    needed.extend(watches(shoal_controller::reconcile::WATCHES, RELEASE_NS));
+    let rendered = Rendered::render(None);
+    assert_exact_rbac(&rendered, "shoal-controller", &needed);
+
+    // With an external registry the controller also reads (only) its Secret.
+    let mut needed = permissions(&controller_calls(Some("shoal-registry-credentials")).await);
+    needed.extend(watches(shoal_controller::reconcile::WATCHES, RELEASE_NS));
+    assert!(needed.iter().any(|p| p.resource == "secrets" && p.verb == "get"));
+    assert_exact_rbac(&Rendered::render(Some(NON_DEFAULT)), "shoal-controller", &needed);
+
+    let mut needed = permissions(&node_calls().await);
+    needed.extend(watches(shoal_sync::WATCHES, RELEASE_NS));
+    assert!(needed.iter().any(|p| p.resource == "secrets" && p.verb == "get"));
+    assert_exact_rbac(&rendered, "shoal-node", &needed);
+}
