@@ -232,6 +232,21 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
             None,
         );
         assert!(ok, "helm install failed:\n{out}");
+        // The chart's own check: a hello Function applied, Running, called.
+        let (ok, out) = cluster.run(
+            "helm",
+            &[
+                "test",
+                RELEASE,
+                "--namespace",
+                SYSTEM_NAMESPACE,
+                "--timeout",
+                "6m",
+                "--logs",
+            ],
+            None,
+        );
+        assert!(ok, "helm test failed:\n{out}");
     }
 
     let ns = cluster.namespace.clone();

@@ -368,9 +368,15 @@ pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &
         })
         .collect();
     endpoints.sort_by(|a, b| a.addresses.cmp(&b.addresses));
+    // A slice holds one address family; single-stack IPv6 clusters give
+    // pods IPv6 addresses.
+    let ipv6 = endpoints
+        .first()
+        .is_some_and(|e| e.addresses.iter().any(|a| a.contains(':')));
+    endpoints.retain(|e| e.addresses.iter().all(|a| a.contains(':') == ipv6));
     EndpointSlice {
         metadata: meta,
-        address_type: "IPv4".into(),
+        address_type: if ipv6 { "IPv6" } else { "IPv4" }.into(),
         endpoints,
         ports: Some(vec![EndpointPort {
             name: Some(cluster::SERVICE_PORT_NAME.into()),

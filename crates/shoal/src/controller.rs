@@ -130,14 +130,27 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         metrics_listener,
         crate::node_support::shutdown_signal(),
     ));
-    webhook::patch_ca_bundle(
-        client.clone(),
-        &args.mutating_webhook,
-        &args.validating_webhook,
-        &certificate.ca_pem,
-    )
-    .await
-    .context("writing the caBundle into the webhook configurations")?;
+    // Helm creates the webhook configurations alongside this pod; give them
+    // a moment rather than crash-looping if the pod wins the race.
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match webhook::patch_ca_bundle(
+            client.clone(),
+            &args.mutating_webhook,
+            &args.validating_webhook,
+            &certificate.ca_pem,
+        )
+        .await
+        {
+            Ok(()) => break,
+            Err(e) if attempt < 30 => {
+                tracing::warn!(error = %e, attempt, "writing the caBundle; retrying");
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+            Err(e) => return Err(e).context("writing the caBundle into the webhook configurations"),
+        }
+    }
 
     tracing::info!(namespace = %args.namespace, "controller running");
     shoal_controller::run(client, config, crate::node_support::shutdown_signal()).await;
