@@ -186,7 +186,11 @@ spec:
 #[tokio::test]
 async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
     let Some(kubeconfig) = std::env::var_os("SHOAL_E2E_KUBECONFIG").map(PathBuf::from) else {
-        eprintln!(
+        // Straight to the stderr handle: libtest captures eprintln! of a
+        // passing test, and this line must be seen.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIP e2e: SHOAL_E2E_KUBECONFIG is not set. Point it at a kubeconfig of a cluster \
              (and set SHOAL_E2E_IMAGE_REGISTRY / SHOAL_E2E_IMAGE_TAG to pullable images) to run it; \
              see tests/e2e.rs for what the cluster needs."
