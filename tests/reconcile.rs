@@ -505,8 +505,20 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
     let status = cluster.function("hello").unwrap().status.unwrap();
     assert!(status.artifact.unwrap().ends_with("@sha256:bbbb"));
     assert_ne!(status.build_hash, first_hash);
-    // No node serves the new digest yet, so none is in the slice.
-    assert!(cluster.slice_addresses("hello").is_empty());
+    // No node has loaded the new build yet: the one serving the previous
+    // build stays in the slice, so the update is no outage.
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
+    let (s, reason, message) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!(
+        (s.as_str(), reason.as_str()),
+        ("True", "DeploymentUpdated"),
+        "{message}"
+    );
+    // Once the node has loaded it, Running says so.
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:bbbb")]);
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
+    assert_eq!(cluster.condition("hello", condition::RUNNING).1, "DeploymentReady");
 }
 
 #[tokio::test]

@@ -24,7 +24,7 @@ use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::{WatchStreamExt, reflector, watcher};
 use kube::{Client, ResourceExt};
 use serde::Deserialize;
-use shoal_api::cluster::{self, ServedFunction};
+use shoal_api::cluster;
 use shoal_api::{Condition, Function, FunctionStatus, condition};
 use tokio::sync::Mutex;
 
@@ -108,13 +108,10 @@ pub struct NodeView {
 }
 
 impl NodeView {
-    /// Ready node pods with an IP that serve `function` at `digest`.
-    pub fn serving(&self, namespace: &str, name: &str, digest: &str) -> Vec<Arc<Pod>> {
-        let wanted = ServedFunction {
-            namespace: namespace.into(),
-            name: name.into(),
-            digest: digest.into(),
-        };
+    /// Ready node pods with an IP that serve `function`: at `digest` when
+    /// given, else at any digest (a node still serving the previous build).
+    pub fn serving(&self, namespace: &str, name: &str, digest: Option<&str>) -> Vec<Arc<Pod>> {
+        let statuses = self.statuses.state();
         let mut pods: Vec<Arc<Pod>> = self
             .pods
             .state()
@@ -122,14 +119,18 @@ impl NodeView {
             .filter(|pod| is_ready(pod))
             .filter(|pod| {
                 let status_name = cluster::node_status_name(&pod.name_any());
-                self.statuses.state().iter().any(|cm| {
+                statuses.iter().any(|cm| {
                     cm.name_any() == status_name
                         && cm.namespace() == pod.namespace()
                         && cm
                             .data
                             .as_ref()
                             .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
-                            .is_some_and(|text| cluster::parse_served(text).contains(&wanted))
+                            .is_some_and(|text| {
+                                cluster::parse_served(text).iter().any(|f| {
+                                    f.namespace == namespace && f.name == name && digest.is_none_or(|d| f.digest == d)
+                                })
+                            })
                 })
             })
             .collect();
@@ -628,11 +629,19 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     };
     let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
     let scaled_to_zero = function.spec.replicas == Some(0);
-    let serving = if scaled_to_zero {
+    let current = if scaled_to_zero {
         Vec::new()
     } else {
-        ctx.nodes.serving(&namespace, &name, &digest)
+        ctx.nodes.serving(&namespace, &name, Some(&digest))
     };
+    // Until some node has loaded a new build, the nodes still serving the
+    // previous one keep the Service answering: an update is no outage.
+    let previous = if current.is_empty() && !scaled_to_zero {
+        ctx.nodes.serving(&namespace, &name, None)
+    } else {
+        Vec::new()
+    };
+    let serving = if current.is_empty() { &previous } else { &current };
     let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
 
     let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
@@ -661,14 +670,24 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
             "DeploymentReady",
             "spec.replicas is 0: no node serves the Function",
         );
-    } else if !serving.is_empty() {
+    } else if !current.is_empty() {
         status.set(
             condition::RUNNING,
             "True",
             "DeploymentReady",
             format!(
                 "served by {} of {ready} ready nodes behind Service {name}",
-                serving.len()
+                current.len()
+            ),
+        );
+    } else if !previous.is_empty() {
+        status.set(
+            condition::RUNNING,
+            "True",
+            "DeploymentUpdated",
+            format!(
+                "{} nodes serve the previous build while they load {artifact}",
+                previous.len()
             ),
         );
     } else if ready == 0 {

@@ -78,8 +78,9 @@ struct Desired {
     /// The table entry's version when it was put in.
     version: u64,
     digest: String,
-    /// Whether its module loaded (so requests will not cold-pull).
-    loaded: bool,
+    /// The digest this node answers with: the desired one once loaded, the
+    /// previous one while a new build loads, none after a failed load.
+    serving: Option<String>,
     /// Kept to retry a failed load.
     function: Arc<Function>,
 }
@@ -107,8 +108,8 @@ impl NodeSync {
 
     /// Puts a Function on the node (or takes it off when it has no artifact
     /// or is scaled to zero), then loads its module. Returns once the module
-    /// is loaded or failed to load; a failure leaves any previous version
-    /// serving and is retried later.
+    /// is loaded or failed to load. While a new build loads, the previous
+    /// digest stays published; a failed load is unpublished and retried.
     pub async fn apply(&self, function: Arc<Function>) -> Result<(), SyncError> {
         let namespace = function.namespace().unwrap_or_default();
         let name = function.name_any();
@@ -124,10 +125,13 @@ impl NodeSync {
         let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{env:?}");
         let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
 
-        let unchanged = self
-            .lock()
-            .get(&key)
-            .is_some_and(|d| d.fingerprint == fingerprint && d.loaded);
+        let (unchanged, serving) = match self.lock().get(&key) {
+            Some(d) => (
+                d.fingerprint == fingerprint && d.serving.as_deref() == Some(digest.as_str()),
+                d.serving.clone(),
+            ),
+            None => (false, None),
+        };
         if unchanged {
             return Ok(());
         }
@@ -145,8 +149,8 @@ impl NodeSync {
             Desired {
                 fingerprint,
                 version: entry.version,
-                digest,
-                loaded: false,
+                digest: digest.clone(),
+                serving,
                 function: function.clone(),
             },
         );
@@ -156,7 +160,7 @@ impl NodeSync {
         if let Some(d) = desired.get_mut(&key)
             && d.version == entry.version
         {
-            d.loaded = loaded.is_ok();
+            d.serving = loaded.is_ok().then(|| digest.clone());
         }
         drop(desired);
         self.changed.notify_one();
@@ -186,11 +190,12 @@ impl NodeSync {
     pub fn served(&self) -> BTreeSet<ServedFunction> {
         self.lock()
             .iter()
-            .filter(|(_, d)| d.loaded)
-            .map(|(k, d)| ServedFunction {
-                namespace: k.namespace.clone(),
-                name: k.name.clone(),
-                digest: d.digest.clone(),
+            .filter_map(|(k, d)| {
+                Some(ServedFunction {
+                    namespace: k.namespace.clone(),
+                    name: k.name.clone(),
+                    digest: d.serving.clone()?,
+                })
             })
             .collect()
     }
@@ -314,7 +319,7 @@ impl NodeSync {
             let failed: Vec<Arc<Function>> = self
                 .lock()
                 .values()
-                .filter(|d| !d.loaded)
+                .filter(|d| d.serving.as_deref() != Some(d.digest.as_str()))
                 .map(|d| d.function.clone())
                 .collect();
             for function in failed {
