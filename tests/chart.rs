@@ -681,8 +681,14 @@ async fn node_calls() -> Vec<Call> {
     );
     // Nothing listens at the artifact's registry: the load fails, the env
     // reads and the publish still happen.
-    let _ = sync.apply(Arc::new(function)).await;
+    assert!(sync.apply(Arc::new(function)).await.is_err());
     sync.publish().await.expect("publish");
+    // The failure is published for the controller, with why.
+    let status = fake
+        .get(&object_path("v1", "ConfigMap", Some(RELEASE_NS), "shoal-node-node-a"))
+        .expect("node status");
+    let errors = status["data"]["errors"].as_str().unwrap_or_default();
+    assert!(errors.starts_with("apps/f loading the module"), "{errors}");
     fake.calls()
 }
 

@@ -171,6 +171,19 @@ impl Cluster {
         self.pods.apply_watcher_event(&watcher::Event::Delete(pod));
     }
 
+    /// A node publishing that it cannot load a Function.
+    fn node_fails(&mut self, pod: &str, name: &str, message: &str) {
+        let errors = std::collections::BTreeMap::from([((NS.to_string(), name.to_string()), message.to_string())]);
+        let status: ConfigMap = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": cluster::node_status_name(pod), "namespace": "shoal-system",
+                         "labels": {"shoal.dev/role": "node-status"}},
+            "data": {"functions": "", "errors": cluster::render_errors(&errors), "pod": pod}
+        }))
+        .expect("config map");
+        self.statuses.apply_watcher_event(&watcher::Event::Apply(status));
+    }
+
     /// A node publishing what it serves.
     fn node_serves(&mut self, pod: &str, served: &[(&str, &str, &str)]) {
         let set = served
@@ -649,4 +662,29 @@ async fn registry_credentials_are_copied_for_the_build_job() {
         (reference.name.as_str(), reference.key.as_str()),
         ("shoal-build-registry-credentials", "password")
     );
+}
+
+#[tokio::test]
+async fn a_node_that_cannot_load_the_artifact_says_why_in_running() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    cluster.node_fails(
+        "node-a",
+        "hello",
+        "loading the module: pulling registry/hello: connection refused",
+    );
+    cluster.reconcile("hello").await;
+    let (s, reason, message) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "DeploymentFailed"));
+    assert!(
+        message.contains("node node-a cannot load") && message.contains("connection refused"),
+        "{message}"
+    );
+
+    // The registry is back and the node's retry loads it.
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
 }

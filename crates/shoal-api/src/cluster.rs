@@ -5,7 +5,7 @@
 //! Both sides read and write these objects independently, so the names live
 //! here, next to the types, rather than in either of them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Label on every object Shoal creates.
 pub const MANAGED_BY_LABEL: &str = "app.kubernetes.io/managed-by";
@@ -36,6 +36,9 @@ pub const ROLE_SOURCE: &str = "source";
 pub const ROLE_NODE_STATUS: &str = "node-status";
 /// Key of a node-status ConfigMap listing the Functions the node serves.
 pub const NODE_STATUS_KEY: &str = "functions";
+/// Key of a node-status ConfigMap listing Functions the node failed to load,
+/// with why.
+pub const NODE_ERRORS_KEY: &str = "errors";
 /// Key of a node-status ConfigMap with the node pod's name.
 pub const NODE_POD_KEY: &str = "pod";
 
@@ -115,6 +118,35 @@ pub fn parse_served(text: &str) -> BTreeSet<ServedFunction> {
         .collect()
 }
 
+/// Renders load failures, one `namespace/name message` per line; messages
+/// are folded to one line and cut to 500 characters.
+pub fn render_errors(errors: &BTreeMap<(String, String), String>) -> String {
+    let mut out = String::new();
+    for ((namespace, name), message) in errors {
+        let mut line: String = message.split_whitespace().collect::<Vec<_>>().join(" ");
+        if line.len() > 500 {
+            let mut cut = 500;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line.truncate(cut);
+        }
+        out.push_str(&format!("{namespace}/{name} {line}\n"));
+    }
+    out
+}
+
+/// Parses what [`render_errors`] wrote.
+pub fn parse_errors(text: &str) -> BTreeMap<(String, String), String> {
+    text.lines()
+        .filter_map(|line| {
+            let (key, message) = line.split_once(' ')?;
+            let (namespace, name) = key.split_once('/')?;
+            Some(((namespace.to_string(), name.to_string()), message.to_string()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +172,19 @@ mod tests {
         let text = render_served(&served);
         assert_eq!(text, "a/x sha256:00\nb/y sha256:00\n");
         assert_eq!(parse_served(&text), served);
+    }
+
+    #[test]
+    fn errors_round_trip_on_one_line_each() {
+        let errors = BTreeMap::from([(
+            ("apps".to_string(), "f".to_string()),
+            "pulling r/f:\n  connection refused".to_string(),
+        )]);
+        let text = render_errors(&errors);
+        assert_eq!(text, "apps/f pulling r/f: connection refused\n");
+        assert_eq!(
+            parse_errors(&text)[&("apps".to_string(), "f".to_string())],
+            "pulling r/f: connection refused"
+        );
     }
 }

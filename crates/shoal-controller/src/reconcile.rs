@@ -138,6 +138,29 @@ impl NodeView {
         pods
     }
 
+    /// Why ready node pods could not load `function`: `(pod, message)`.
+    pub fn load_errors(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
+        let statuses = self.statuses.state();
+        let key = (namespace.to_string(), name.to_string());
+        let mut errors: Vec<(String, String)> = self
+            .pods
+            .state()
+            .into_iter()
+            .filter(|pod| is_ready(pod))
+            .filter_map(|pod| {
+                let status_name = cluster::node_status_name(&pod.name_any());
+                let status = statuses
+                    .iter()
+                    .find(|cm| cm.name_any() == status_name && cm.namespace() == pod.namespace())?;
+                let text = status.data.as_ref()?.get(cluster::NODE_ERRORS_KEY)?;
+                let message = cluster::parse_errors(text).remove(&key)?;
+                Some((pod.name_any(), message))
+            })
+            .collect();
+        errors.sort();
+        errors
+    }
+
     /// Ready node pods.
     pub fn ready_nodes(&self) -> usize {
         self.pods.state().iter().filter(|p| is_ready(p)).count()
@@ -696,6 +719,13 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
             "False",
             "MinReplicasNotAvailable",
             "no node server is ready",
+        );
+    } else if let [(pod, message), ..] = ctx.nodes.load_errors(&namespace, &name).as_slice() {
+        status.set(
+            condition::RUNNING,
+            "False",
+            "DeploymentFailed",
+            format!("node {pod} cannot load {artifact}: {message}"),
         );
     } else {
         status.set(

@@ -77,12 +77,9 @@ struct Desired {
     fingerprint: String,
     /// The table entry's version when it was put in.
     version: u64,
-    digest: String,
     /// The digest this node answers with: the desired one once loaded, the
     /// previous one while a new build loads, none after a failed load.
     serving: Option<String>,
-    /// Kept to retry a failed load.
-    function: Arc<Function>,
 }
 
 /// The node side of the cluster contract.
@@ -91,6 +88,9 @@ pub struct NodeSync {
     table: Arc<FunctionTable>,
     config: SyncConfig,
     desired: Mutex<BTreeMap<FunctionKey, Desired>>,
+    /// Functions that could not be put on this node, with why (published,
+    /// and retried).
+    failures: Mutex<BTreeMap<FunctionKey, (Arc<Function>, String)>>,
     changed: Notify,
 }
 
@@ -102,6 +102,7 @@ impl NodeSync {
             table,
             config,
             desired: Mutex::new(BTreeMap::new()),
+            failures: Mutex::new(BTreeMap::new()),
             changed: Notify::new(),
         })
     }
@@ -111,6 +112,21 @@ impl NodeSync {
     /// is loaded or failed to load. While a new build loads, the previous
     /// digest stays published; a failed load is unpublished and retried.
     pub async fn apply(&self, function: Arc<Function>) -> Result<(), SyncError> {
+        let key = FunctionKey::new(function.namespace().unwrap_or_default(), function.name_any());
+        let result = self.apply_once(function.clone()).await;
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let changed = match &result {
+            Ok(()) => failures.remove(&key).is_some(),
+            Err(e) => failures.insert(key, (function, e.to_string())).is_none(),
+        };
+        drop(failures);
+        if changed {
+            self.changed.notify_one();
+        }
+        result
+    }
+
+    async fn apply_once(&self, function: Arc<Function>) -> Result<(), SyncError> {
         let namespace = function.namespace().unwrap_or_default();
         let name = function.name_any();
         let key = FunctionKey::new(namespace.clone(), name.clone());
@@ -149,9 +165,7 @@ impl NodeSync {
             Desired {
                 fingerprint,
                 version: entry.version,
-                digest: digest.clone(),
                 serving,
-                function: function.clone(),
             },
         );
         self.changed.notify_one();
@@ -179,6 +193,7 @@ impl NodeSync {
     /// Takes a Function off the node.
     pub fn remove(&self, namespace: &str, name: &str) {
         let key = FunctionKey::new(namespace, name);
+        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
         let had = self.lock().remove(&key).is_some();
         if self.table.remove(&key) || had {
             tracing::info!(%namespace, %name, "Function unloaded");
@@ -200,9 +215,21 @@ impl NodeSync {
             .collect()
     }
 
-    /// Writes the served set into this node's status ConfigMap.
+    /// Functions this node could not load, with why.
+    pub fn errors(&self) -> BTreeMap<(String, String), String> {
+        self.failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|(k, (_, message))| ((k.namespace.clone(), k.name.clone()), message.clone()))
+            .collect()
+    }
+
+    /// Writes the served set and the load failures into this node's status
+    /// ConfigMap.
     pub async fn publish(&self) -> Result<(), kube::Error> {
         let served = self.served();
+        let errors = self.errors();
         let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.pod_namespace);
         let name = cluster::node_status_name(&self.config.pod_name);
         let owner = self.config.pod_uid.as_ref().map(|uid| {
@@ -227,6 +254,7 @@ impl NodeSync {
             },
             data: Some(BTreeMap::from([
                 (cluster::NODE_STATUS_KEY.to_string(), cluster::render_served(&served)),
+                (cluster::NODE_ERRORS_KEY.to_string(), cluster::render_errors(&errors)),
                 (cluster::NODE_POD_KEY.to_string(), self.config.pod_name.clone()),
             ])),
             ..ConfigMap::default()
@@ -296,12 +324,12 @@ impl NodeSync {
     }
 
     async fn publish_loop(self: Arc<Self>) {
-        let mut last: Option<BTreeSet<ServedFunction>> = None;
+        let mut last = None;
         loop {
-            let served = self.served();
-            if last.as_ref() != Some(&served) {
+            let state = (self.served(), self.errors());
+            if last.as_ref() != Some(&state) {
                 match self.publish().await {
-                    Ok(()) => last = Some(served),
+                    Ok(()) => last = Some(state),
                     Err(e) => tracing::warn!(error = %e, "publishing node status"),
                 }
             }
@@ -317,10 +345,11 @@ impl NodeSync {
         loop {
             tokio::time::sleep(self.config.retry_every).await;
             let failed: Vec<Arc<Function>> = self
+                .failures
                 .lock()
+                .unwrap_or_else(|p| p.into_inner())
                 .values()
-                .filter(|d| d.serving.as_deref() != Some(d.digest.as_str()))
-                .map(|d| d.function.clone())
+                .map(|(function, _)| function.clone())
                 .collect();
             for function in failed {
                 let _ = self.apply(function).await;
