@@ -264,7 +264,19 @@ async fn a_new_function_gets_a_finalizer_a_source_config_map_and_one_build_job()
     let job = &jobs[0];
     let owner = &job.metadata.owner_references.as_ref().expect("owner")[0];
     assert_eq!((owner.kind.as_str(), owner.name.as_str()), ("Function", "hello"));
-    let pod = job.spec.as_ref().unwrap().template.spec.as_ref().unwrap();
+    let job_spec = job.spec.as_ref().unwrap();
+    assert_eq!(job_spec.backoff_limit, Some(2));
+    // An evicted build pod is retried without spending the backoff budget.
+    let rule = &job_spec.pod_failure_policy.as_ref().expect("pod failure policy").rules[0];
+    assert_eq!(rule.action, "Ignore");
+    assert_eq!(rule.on_pod_conditions.as_ref().unwrap()[0].type_, "DisruptionTarget");
+    let pod = job_spec.template.spec.as_ref().unwrap();
+    assert_eq!(pod.restart_policy.as_deref(), Some("Never"));
+    assert_eq!(
+        pod.automount_service_account_token,
+        Some(false),
+        "builds need no API access"
+    );
     let container = &pod.containers[0];
     assert_eq!(container.image.as_deref(), Some("registry.example/shoal-builder:1"));
     let args = container.args.clone().unwrap_or_default().join(" ");
