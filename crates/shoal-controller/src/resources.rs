@@ -9,8 +9,8 @@ use k8s_openapi::api::batch::v1::{
 };
 use k8s_openapi::api::core::v1::{
     Capabilities, ConfigMap, ConfigMapVolumeSource, Container, EmptyDirVolumeSource, EnvVar, EnvVarSource, KeyToPath,
-    Pod, PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements, SeccompProfile, Secret, SecretKeySelector,
-    SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
+    ObjectReference, Pod, PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements, SeccompProfile, Secret,
+    SecretKeySelector, SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
 };
 use k8s_openapi::api::discovery::v1::{Endpoint, EndpointConditions, EndpointPort, EndpointSlice};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
@@ -362,7 +362,12 @@ pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &
                     terminating: Some(false),
                 }),
                 node_name: pod.spec.as_ref().and_then(|s| s.node_name.clone()),
-                target_ref: Some(pod.object_ref(&())),
+                // Without the pod's resourceVersion: it changes on every pod
+                // status update and would rewrite every Function's slice.
+                target_ref: Some(ObjectReference {
+                    resource_version: None,
+                    ..pod.object_ref(&())
+                }),
                 ..Endpoint::default()
             })
         })
