@@ -3,14 +3,9 @@
 //! against the CA the controller made. Each rule is asserted as allowed,
 //! denied (with its message) or patched.
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper_util::rt::TokioIo;
-use rustls::pki_types::ServerName;
 use serde_json::{Value, json};
 use shoal_controller::webhook::{MUTATE_PATH, VALIDATE_PATH};
 use shoal_tests::admission::{Webhooks, apply_patch};
-use tokio::net::TcpStream;
 
 fn function(spec: Value) -> Value {
     json!({
@@ -207,25 +202,8 @@ async fn a_malformed_object_is_denied_naming_the_field_and_other_paths_404() {
         )
         .await;
     // An unknown path answers 404 rather than admitting anything.
-    let tcp = TcpStream::connect(hooks.addr).await.expect("connect");
-    let stream = tokio_rustls::TlsConnector::from(hooks.tls.clone())
-        .connect(ServerName::try_from("localhost").expect("name"), tcp)
-        .await
-        .expect("TLS");
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("HTTP");
-    tokio::spawn(connection);
-    let response = sender
-        .send_request(
-            http::Request::post("/admit-anything")
-                .header("host", "localhost")
-                .body(Full::new(Bytes::from_static(b"{}")))
-                .expect("request"),
-        )
-        .await
-        .expect("response");
-    assert_eq!(response.status(), 404);
+    let (status, _) = hooks.post("/admit-anything", b"{}".to_vec()).await;
+    assert_eq!(status, 404);
 }
 
 #[test]

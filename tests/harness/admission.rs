@@ -68,6 +68,19 @@ impl Webhooks {
                 "dryRun": false
             }
         });
+        let (status, body) = self.post(path, serde_json::to_vec(&review).expect("json")).await;
+        assert_eq!(status, 200);
+        let answer: Value = serde_json::from_slice(&body).expect("JSON answer");
+        assert_eq!(answer["kind"], "AdmissionReview");
+        assert_eq!(
+            answer["response"]["uid"], "3f1e-test",
+            "the answer carries the request's uid"
+        );
+        answer["response"].clone()
+    }
+
+    /// POSTs `body` to `path` over TLS verified by the controller's CA.
+    pub async fn post(&self, path: &str, body: Vec<u8>) -> (http::StatusCode, Bytes) {
         let tcp = TcpStream::connect(self.addr).await.expect("connect");
         let connector = tokio_rustls::TlsConnector::from(self.tls.clone());
         let stream = connector
@@ -81,18 +94,11 @@ impl Webhooks {
         let request = http::Request::post(path)
             .header("host", "localhost")
             .header("content-type", "application/json")
-            .body(Full::new(Bytes::from(serde_json::to_vec(&review).expect("json"))))
+            .body(Full::new(Bytes::from(body)))
             .expect("request");
         let response = sender.send_request(request).await.expect("response");
-        assert_eq!(response.status(), 200);
-        let body = response.into_body().collect().await.expect("body").to_bytes();
-        let answer: Value = serde_json::from_slice(&body).expect("JSON answer");
-        assert_eq!(answer["kind"], "AdmissionReview");
-        assert_eq!(
-            answer["response"]["uid"], "3f1e-test",
-            "the answer carries the request's uid"
-        );
-        answer["response"].clone()
+        let status = response.status();
+        (status, response.into_body().collect().await.expect("body").to_bytes())
     }
 
     /// A CREATE review to the validating webhook.

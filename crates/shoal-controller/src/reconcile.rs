@@ -108,41 +108,10 @@ pub struct NodeView {
 }
 
 impl NodeView {
-    /// Ready node pods with an IP that serve `function`: at `digest` when
-    /// given, else at any digest (a node still serving the previous build).
-    pub fn serving(&self, namespace: &str, name: &str, digest: Option<&str>) -> Vec<Arc<Pod>> {
+    /// Ready node pods with the status ConfigMap each has published.
+    fn ready_with_status(&self) -> Vec<(Arc<Pod>, Arc<ConfigMap>)> {
         let statuses = self.statuses.state();
-        let mut pods: Vec<Arc<Pod>> = self
-            .pods
-            .state()
-            .into_iter()
-            .filter(|pod| is_ready(pod))
-            .filter(|pod| {
-                let status_name = cluster::node_status_name(&pod.name_any());
-                statuses.iter().any(|cm| {
-                    cm.name_any() == status_name
-                        && cm.namespace() == pod.namespace()
-                        && cm
-                            .data
-                            .as_ref()
-                            .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
-                            .is_some_and(|text| {
-                                cluster::parse_served(text).iter().any(|f| {
-                                    f.namespace == namespace && f.name == name && digest.is_none_or(|d| f.digest == d)
-                                })
-                            })
-                })
-            })
-            .collect();
-        pods.sort_by_key(|p| p.name_any());
-        pods
-    }
-
-    /// Why ready node pods could not load `function`: `(pod, message)`.
-    pub fn load_errors(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
-        let statuses = self.statuses.state();
-        let key = (namespace.to_string(), name.to_string());
-        let mut errors: Vec<(String, String)> = self
+        let mut pods: Vec<(Arc<Pod>, Arc<ConfigMap>)> = self
             .pods
             .state()
             .into_iter()
@@ -151,14 +120,46 @@ impl NodeView {
                 let status_name = cluster::node_status_name(&pod.name_any());
                 let status = statuses
                     .iter()
-                    .find(|cm| cm.name_any() == status_name && cm.namespace() == pod.namespace())?;
+                    .find(|cm| cm.name_any() == status_name && cm.namespace() == pod.namespace())?
+                    .clone();
+                Some((pod, status))
+            })
+            .collect();
+        pods.sort_by_key(|(pod, _)| pod.name_any());
+        pods
+    }
+
+    /// Ready node pods with an IP that serve `function`: at `digest` when
+    /// given, else at any digest (a node still serving the previous build).
+    pub fn serving(&self, namespace: &str, name: &str, digest: Option<&str>) -> Vec<Arc<Pod>> {
+        self.ready_with_status()
+            .into_iter()
+            .filter(|(_, status)| {
+                status
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
+                    .is_some_and(|text| {
+                        cluster::parse_served(text)
+                            .iter()
+                            .any(|f| f.namespace == namespace && f.name == name && digest.is_none_or(|d| f.digest == d))
+                    })
+            })
+            .map(|(pod, _)| pod)
+            .collect()
+    }
+
+    /// Why ready node pods could not load `function`: `(pod, message)`.
+    pub fn load_errors(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
+        let key = (namespace.to_string(), name.to_string());
+        self.ready_with_status()
+            .into_iter()
+            .filter_map(|(pod, status)| {
                 let text = status.data.as_ref()?.get(cluster::NODE_ERRORS_KEY)?;
                 let message = cluster::parse_errors(text).remove(&key)?;
                 Some((pod.name_any(), message))
             })
-            .collect();
-        errors.sort();
-        errors
+            .collect()
     }
 
     /// Ready node pods.
@@ -745,28 +746,9 @@ async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
     let name = function.name_any();
     let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
     delete_jobs(&jobs, &name, |_| true).await?;
-    let params = DeleteParams::default();
-    let ignore_missing = |r: Result<_, kube::Error>| match r {
-        Err(kube::Error::Api(status)) if status.is_not_found() => Ok(()),
-        Err(e) => Err(Error::Kube(e)),
-        Ok(_) => Ok(()),
-    };
-    let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
-    ignore_missing(
-        slices
-            .delete(&cluster::endpoint_slice_name(&name), &params)
-            .await
-            .map(|_| ()),
-    )?;
-    let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
-    ignore_missing(services.delete(&name, &params).await.map(|_| ()))?;
-    let config_maps: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &namespace);
-    ignore_missing(
-        config_maps
-            .delete(&cluster::source_config_map_name(&name), &params)
-            .await
-            .map(|_| ()),
-    )?;
+    delete_if_present::<EndpointSlice>(ctx, &namespace, &cluster::endpoint_slice_name(&name)).await?;
+    delete_if_present::<Service>(ctx, &namespace, &name).await?;
+    delete_if_present::<ConfigMap>(ctx, &namespace, &cluster::source_config_map_name(&name)).await?;
     tracing::info!(%namespace, %name, "Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }
@@ -780,6 +762,21 @@ pub const WATCHES: &[(&str, &str, bool)] = &[
     ("", "pods", false),
     ("", "configmaps", false),
 ];
+
+async fn delete_if_present<K>(ctx: &Context, namespace: &str, name: &str) -> Result<(), Error>
+where
+    K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>
+        + Clone
+        + serde::de::DeserializeOwned
+        + std::fmt::Debug,
+{
+    let api: Api<K> = Api::namespaced(ctx.client.clone(), namespace);
+    match api.delete(name, &DeleteParams::default()).await {
+        Err(kube::Error::Api(status)) if status.is_not_found() => Ok(()),
+        Err(e) => Err(e.into()),
+        Ok(_) => Ok(()),
+    }
+}
 
 /// Runs the controller until `shutdown` completes: watches Functions, their
 /// build Jobs, the node pods and the nodes' status ConfigMaps.
