@@ -1,5 +1,6 @@
 // Custom status codes and headers: 201 with a Location for POST, 405 otherwise.
 // curl: -i -X POST -H "Content-Type: application/json" -d '{"name":"pen"}'
+// expect: 201 {"created":{"name":"pen"}}
 module.exports = {
   main(event, context, sendResponse) {
     const req = event.extensions.request;

@@ -107,6 +107,23 @@ impl Cluster {
         }
     }
 
+    /// One reconcile pass that may fail (an API error is retried by the
+    /// controller with backoff).
+    async fn try_reconcile(&self, name: &str) -> Result<(), shoal_controller::reconcile::Error> {
+        let function = self.function(name).expect("function");
+        reconcile(Arc::new(function), self.ctx.clone()).await.map(|_| ())
+    }
+
+    /// The first pass only adds the finalizer.
+    async fn reconcile_until_finalized(&self, name: &str) {
+        let function = self.function(name).expect("function");
+        if function.metadata.finalizers.as_ref().is_none_or(|f| f.is_empty()) {
+            reconcile(Arc::new(function), self.ctx.clone())
+                .await
+                .expect("finalizer");
+        }
+    }
+
     fn condition(&self, name: &str, type_: &str) -> (String, String, String) {
         let function = self.function(name).expect("function");
         let c = function
@@ -699,4 +716,204 @@ async fn a_node_that_cannot_load_the_artifact_says_why_in_running() {
     cluster.reconcile("hello").await;
     assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
+}
+
+#[tokio::test]
+async fn the_fake_api_refuses_what_the_api_server_refuses_with_its_message() {
+    use k8s_openapi::api::discovery::v1::{Endpoint, EndpointPort};
+    let cluster = Cluster::default();
+    let slices: kube::Api<EndpointSlice> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let mut slice = EndpointSlice {
+        metadata: kube::api::ObjectMeta {
+            name: Some("hello-shoal".into()),
+            labels: Some(std::collections::BTreeMap::from([(
+                "endpointslice.kubernetes.io/managed-by".to_string(),
+                "shoal.dev/controller".to_string(),
+            )])),
+            ..Default::default()
+        },
+        address_type: "IPv4".into(),
+        endpoints: vec![Endpoint {
+            addresses: vec!["10.0.0.11".into()],
+            ..Default::default()
+        }],
+        ports: Some(vec![EndpointPort {
+            name: Some("http".into()),
+            port: Some(8080),
+            ..Default::default()
+        }]),
+    };
+    let refused = slices
+        .create(&Default::default(), &slice)
+        .await
+        .expect_err("the old label value is refused");
+    let kube::Error::Api(status) = refused else {
+        panic!("not an API answer: {refused}")
+    };
+    assert_eq!(status.code, 422);
+    // The message a v1.36 API server gave for Shoal's old label.
+    assert!(
+        status.message.starts_with(
+            "EndpointSlice.discovery.k8s.io \"hello-shoal\" is invalid: metadata.labels: Invalid value: \"shoal.dev/controller\": \
+             a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', \
+             and must start and end with an alphanumeric character"
+        ),
+        "{}",
+        status.message
+    );
+
+    // The value the controller writes now, and other rules a cluster enforces.
+    slice.metadata.labels.as_mut().unwrap().insert(
+        "endpointslice.kubernetes.io/managed-by".into(),
+        cluster::ENDPOINT_SLICE_MANAGER.into(),
+    );
+    slices
+        .create(&Default::default(), &slice)
+        .await
+        .expect("a valid slice is accepted");
+    slice.metadata.name = Some("ipv6-in-ipv4".into());
+    slice.endpoints[0].addresses = vec!["fd00::1".into()];
+    let message = slices
+        .create(&Default::default(), &slice)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("must be a valid IPv4 address"), "{message}");
+
+    let services: kube::Api<Service> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let bad_service: Service = serde_json::from_value(json!({
+        "metadata": {"name": "9lives"},
+        "spec": {"ports": [{"name": "HTTP", "port": 80}, {"name": "b", "port": 70000}]}
+    }))
+    .unwrap();
+    let message = services
+        .create(&Default::default(), &bad_service)
+        .await
+        .unwrap_err()
+        .to_string();
+    for expected in [
+        "Service \"9lives\" is invalid: [metadata.name: Invalid value: \"9lives\": a DNS-1035 label",
+        "spec.ports[0].name: Invalid value: \"HTTP\": a lowercase RFC 1123 label",
+        "spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive",
+    ] {
+        assert!(message.contains(expected), "{expected:?} not in {message}");
+    }
+
+    let annotations: std::collections::BTreeMap<String, String> =
+        std::collections::BTreeMap::from([("big".to_string(), "x".repeat(300 * 1024))]);
+    let maps: kube::Api<ConfigMap> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let map = ConfigMap {
+        metadata: kube::api::ObjectMeta {
+            name: Some("UPPER".into()),
+            annotations: Some(annotations),
+            ..Default::default()
+        },
+        data: Some(std::collections::BTreeMap::from([("a/b".to_string(), "x".to_string())])),
+        ..Default::default()
+    };
+    let message = maps.create(&Default::default(), &map).await.unwrap_err().to_string();
+    for expected in [
+        "metadata.name: Invalid value: \"UPPER\": a lowercase RFC 1123 subdomain",
+        "metadata.annotations: Too long: may not be more than 262144 bytes",
+        "data[a/b]: Invalid value: \"a/b\": a valid config key",
+    ] {
+        assert!(message.contains(expected), "{expected:?} not in {message}");
+    }
+}
+
+#[tokio::test]
+async fn every_object_for_a_function_with_the_longest_name_is_valid() {
+    // 63 characters: the most a Function name (a DNS-1035 label) may have.
+    let name = format!("f{}", "x".repeat(61)) + "9";
+    assert_eq!(name.len(), 63);
+    let mut cluster = Cluster::new(ControllerConfig {
+        registry_secret: Some("registry-credentials".into()),
+        ..Cluster::default().ctx.config.clone()
+    });
+    cluster.fake.put(json!({
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "registry-credentials", "namespace": "shoal-system"},
+        "data": {"username": "dXNlcg==", "password": "cGFzcw=="}
+    }));
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    let dependencies = "{\"dependencies\":{\"lodash\":\"4.17.21\"}}";
+    cluster.apply_function(
+        &name,
+        json!({"source": {"inline": {"source": HANDLER, "dependencies": dependencies}},
+               "labels": {"team": "orders"}, "annotations": {"example.com/owner": "orders"}}),
+    );
+    // Every write goes through the fake's validation: a refused object fails
+    // the reconcile here.
+    cluster.reconcile(&name).await;
+    let job = cluster.jobs().remove(0);
+    assert!(job.metadata.name.as_ref().unwrap().len() <= 63);
+    let artifact = ARTIFACT.replace("/hello@", &format!("/{name}@"));
+    cluster.finish_job(&job, true, &json!({"artifact": artifact}).to_string());
+    cluster.reconcile(&name).await;
+    cluster.node_serves("node-a", &[(NS, &name, "sha256:aaaa")]);
+    cluster.reconcile(&name).await;
+    assert_eq!(cluster.condition(&name, condition::RUNNING).0, "True");
+    assert_eq!(cluster.slice_addresses(&name), ["10.0.0.11"]);
+}
+
+#[tokio::test]
+async fn a_failing_step_after_the_build_keeps_the_artifact_shows_the_failure_and_recovers_without_rebuilding() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    cluster.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("hello").await;
+    let job = cluster.jobs().remove(0);
+    cluster.finish_job(&job, true, &json!({"artifact": ARTIFACT}).to_string());
+
+    // The EndpointSlice cannot be written (as when the API server refused
+    // Shoal's label): the pass that sees the finished build fails after it.
+    let slices = "/apis/discovery.k8s.io/v1/namespaces/orders/endpointslices";
+    let refusal = "admission webhook \"quota.example.com\" denied the request: endpointslices over quota";
+    cluster.fake.refuse_writes(slices, 403, refusal);
+    for _ in 0..3 {
+        let result = cluster.try_reconcile("hello").await;
+        assert!(result.is_err(), "the failure is returned for a retry with backoff");
+    }
+
+    let status = cluster.function("hello").unwrap().status.unwrap();
+    assert_eq!(status.artifact.as_deref(), Some(ARTIFACT), "the artifact is durable");
+    let (s, reason, _) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("True", "JobFinished"));
+    let (s, reason, message) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "ServiceFailed"));
+    assert!(
+        message.contains("EndpointSlice hello-shoal") && message.contains(refusal),
+        "the API server's message is on the Function: {message}"
+    );
+    assert!(cluster.jobs().is_empty(), "the Job went once its result was stored");
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 1, "no second build");
+
+    // The failure clears: Running without a rebuild.
+    cluster.fake.heal();
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster
+        .try_reconcile("hello")
+        .await
+        .expect("reconcile after the outage");
+    let (s, reason, _) = cluster.condition("hello", condition::RUNNING);
+    assert_eq!((s.as_str(), reason.as_str()), ("True", "DeploymentReady"));
+    assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), 1, "still one build in all");
+}
+
+#[tokio::test]
+async fn a_build_job_the_api_server_refuses_fails_build_ready_with_its_message() {
+    let cluster = Cluster::default();
+    cluster.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster
+        .fake
+        .refuse_writes(JOBS, 403, "exceeded quota: compute, requested: limits.cpu=1100m");
+    cluster.reconcile_until_finalized("hello").await;
+    assert!(cluster.try_reconcile("hello").await.is_err());
+    let (s, reason, message) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "JobFailed"));
+    assert!(message.contains("exceeded quota: compute"), "{message}");
+    cluster.fake.heal();
+    cluster.try_reconcile("hello").await.expect("retry");
+    assert_eq!(cluster.condition("hello", condition::BUILD_READY).1, "JobCreated");
 }

@@ -1,5 +1,6 @@
 // Kyma's documented dependency sample: lodash, installed from npm and bundled.
 // curl: -d "Shoal runs Kyma Functions" -H "Content-Type: text/plain"
+// expect: 200 shoal-runs-kyma-functions
 const _ = require("lodash");
 
 module.exports = {

@@ -6,6 +6,10 @@
 //! owner-reference cascade — from a map of objects, and records every call so
 //! tests can assert what was (and was not) done. Watches are not served:
 //! tests drive reconciles directly.
+//!
+//! Every object written (through the API or [`FakeKube::put`]) is validated
+//! as the API server would ([`crate::validation`]): what a real cluster
+//! refuses with 422, this refuses with the same message.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -30,6 +34,9 @@ struct State {
     objects: BTreeMap<String, Value>,
     calls: Vec<Call>,
     version: u64,
+    /// Writes to paths starting with the key fail with this (code, message)
+    /// until [`FakeKube::heal`]: an outage, a denying webhook, a quota.
+    refusals: BTreeMap<String, (u16, String)>,
 }
 
 /// The fake API server.
@@ -148,10 +155,32 @@ impl FakeKube {
         kube::Client::new(service, "default")
     }
 
+    /// Makes every write (create, patch, delete) to a path starting with
+    /// `prefix` fail with `code` and `message` until [`Self::heal`].
+    pub fn refuse_writes(&self, prefix: &str, code: u16, message: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .refusals
+            .insert(prefix.to_string(), (code, message.to_string()));
+    }
+
+    /// Ends every [`Self::refuse_writes`].
+    pub fn heal(&self) {
+        self.state.lock().unwrap().refusals.clear();
+    }
+
     /// Stores an object as given (like `kubectl apply` of a whole object),
     /// filling uid, resourceVersion, creationTimestamp and generation.
+    /// Panics when the API server would refuse it: test data must be valid.
     pub fn put(&self, object: impl serde::Serialize) -> Value {
         let mut object = serde_json::to_value(object).expect("serializable object");
+        if let Some(refused) = crate::validation::validate(&object) {
+            panic!(
+                "fake API: a real API server refuses this object: {}",
+                refused["message"]
+            );
+        }
         let path = Self::path_of(&object);
         let mut state = self.state.lock().unwrap();
         state.version += 1;
@@ -267,6 +296,22 @@ impl FakeKube {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
+        if *method != Method::GET
+            && let Some((code, message)) = state
+                .refusals
+                .iter()
+                .find(|(prefix, _)| path.starts_with(prefix.as_str()))
+                .map(|(_, refusal)| refusal.clone())
+        {
+            let reason = match code {
+                403 => "Forbidden",
+                409 => "Conflict",
+                422 => "Invalid",
+                429 => "TooManyRequests",
+                _ => "InternalError",
+            };
+            return status(code, reason, &message);
+        }
 
         match *method {
             Method::GET if state.objects.contains_key(&object_path) => (200, state.objects[&object_path].clone()),
@@ -309,6 +354,9 @@ impl FakeKube {
                 let target = format!("{path}/{name}");
                 if state.objects.contains_key(&target) {
                     return status(409, "AlreadyExists", &format!("{name} already exists"));
+                }
+                if let Some(refused) = crate::validation::validate(&object) {
+                    return (422, refused);
                 }
                 object["metadata"]["uid"] = json!(format!("uid-{version}"));
                 object["metadata"]["resourceVersion"] = json!(version.to_string());
@@ -356,6 +404,9 @@ impl FakeKube {
                         p.remove("status");
                     }
                     merge(&mut object, &patch);
+                }
+                if let Some(refused) = crate::validation::validate(&object) {
+                    return (422, refused);
                 }
                 if existing.is_none() {
                     object["metadata"]["uid"] = json!(format!("uid-{version}"));

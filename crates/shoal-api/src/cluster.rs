@@ -25,6 +25,11 @@ pub const FINALIZER: &str = "serverless.kyma-project.io/shoal-cleanup";
 pub const CONTROLLER_MANAGER: &str = "shoal-controller";
 /// Field manager of everything a node applies.
 pub const NODE_MANAGER: &str = "shoal-node";
+/// Value of `endpointslice.kubernetes.io/managed-by` on the EndpointSlices
+/// the controller writes. A label value: no `/` (Kubernetes' own controllers
+/// use `endpointslice-controller.k8s.io`), and not that one, so the
+/// EndpointSlice controller leaves Shoal's slices alone.
+pub const ENDPOINT_SLICE_MANAGER: &str = "shoal-controller.shoal.dev";
 /// The port name of each Function's Service (Istio needs it to be `http`).
 pub const SERVICE_PORT_NAME: &str = "http";
 

@@ -22,6 +22,9 @@ pub(crate) async fn generate(bundle: &str, linking: Linking) -> Result<Vec<u8>, 
         // The bundle is rebuilt from the Function's source on demand; keeping
         // a copy in every module only costs node memory.
         .source_embedding(SourceEmbedding::Omitted)
+        // Fixed clocks and randomness while Wizer snapshots a static module:
+        // the same bundle must give the same bytes (and artifact digest).
+        .deterministic(true)
         .producer_version(shoal_engine::engine_version().to_string());
     generator
         .generate(&JS::from_string(bundle.to_string()))

@@ -247,10 +247,13 @@ pub fn error_policy(function: Arc<Function>, error: &Error, _ctx: Arc<Context>) 
 }
 
 /// Builds the status one condition at a time, keeping transition times of
-/// conditions whose status did not change.
+/// conditions whose status did not change, and knows what the API server
+/// holds so it writes only differences.
 struct StatusWriter {
     previous: Vec<Condition>,
     status: FunctionStatus,
+    /// The status as last read from or written to the API server.
+    on_server: Option<FunctionStatus>,
 }
 
 impl StatusWriter {
@@ -258,6 +261,7 @@ impl StatusWriter {
         let previous = function.status.clone().unwrap_or_default();
         Self {
             previous: previous.conditions.clone(),
+            on_server: function.status.clone(),
             status: FunctionStatus {
                 conditions: Vec::new(),
                 ..previous
@@ -290,15 +294,28 @@ impl StatusWriter {
         });
     }
 
+    /// Marks `type_` False because an API call failed, with the API
+    /// server's own message, and hands the error back for the retry.
+    fn failed(&mut self, type_: &str, reason: &str, what: &str, error: kube::Error) -> Error {
+        let message = match &error {
+            kube::Error::Api(status) => status.message.clone(),
+            other => other.to_string(),
+        };
+        self.set(type_, "False", reason, format!("{what}: {message}"));
+        Error::Kube(error)
+    }
+
     fn previous(&self, type_: &str) -> Option<&Condition> {
         self.previous.iter().find(|c| c.type_ == type_)
     }
 
-    /// Conditions not set in this pass keep their previous value.
-    fn finish(mut self) -> FunctionStatus {
+    /// The status so far; conditions not set in this pass keep their
+    /// previous value.
+    fn snapshot(&self) -> FunctionStatus {
+        let mut status = self.status.clone();
         for c in &self.previous {
-            if !self.status.conditions.iter().any(|n| n.type_ == c.type_) {
-                self.status.conditions.push(c.clone());
+            if !status.conditions.iter().any(|n| n.type_ == c.type_) {
+                status.conditions.push(c.clone());
             }
         }
         let order = |t: &str| match t {
@@ -306,28 +323,31 @@ impl StatusWriter {
             condition::BUILD_READY => 1,
             _ => 2,
         };
-        self.status.conditions.sort_by_key(|c| order(&c.type_));
-        self.status
+        status.conditions.sort_by_key(|c| order(&c.type_));
+        status
     }
-}
 
-async fn write_status(function: &Function, ctx: &Context, status: FunctionStatus) -> Result<(), Error> {
-    if function.status.as_ref() == Some(&status) {
-        return Ok(());
+    /// Writes the status so far if the API server holds something else.
+    async fn persist(&mut self, function: &Function, ctx: &Context) -> Result<(), Error> {
+        let status = self.snapshot();
+        if self.on_server.as_ref() == Some(&status) {
+            return Ok(());
+        }
+        let api: Api<Function> = Api::namespaced(ctx.client.clone(), &function.namespace().unwrap_or_default());
+        let patch = serde_json::json!({
+            "apiVersion": "serverless.kyma-project.io/v1alpha2",
+            "kind": "Function",
+            "status": status,
+        });
+        api.patch_status(
+            &function.name_any(),
+            &PatchParams::apply(cluster::CONTROLLER_MANAGER).force(),
+            &Patch::Apply(&patch),
+        )
+        .await?;
+        self.on_server = Some(status);
+        Ok(())
     }
-    let api: Api<Function> = Api::namespaced(ctx.client.clone(), &function.namespace().unwrap_or_default());
-    let patch = serde_json::json!({
-        "apiVersion": "serverless.kyma-project.io/v1alpha2",
-        "kind": "Function",
-        "status": status,
-    });
-    api.patch_status(
-        &function.name_any(),
-        &PatchParams::apply(cluster::CONTROLLER_MANAGER).force(),
-        &Patch::Apply(&patch),
-    )
-    .await?;
-    Ok(())
 }
 
 fn apply_params() -> PatchParams {
@@ -364,7 +384,7 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
             "InvalidFunctionSpec",
             e.to_string(),
         );
-        write_status(function, ctx, status.finish()).await?;
+        status.persist(function, ctx).await?;
         return Ok(Action::await_change());
     }
     let Some(inputs) = defaulted.build_inputs() else {
@@ -374,20 +394,48 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
             "SourceUpdateFailed",
             "gitRepository sources are not built by Shoal yet: put the code in spec.source.inline",
         );
-        write_status(function, ctx, status.finish()).await?;
+        status.persist(function, ctx).await?;
         return Ok(Action::await_change());
     };
     let hash = inputs.hash();
 
+    // Each step marks its own condition when an API call fails; the status
+    // is written whatever happened, so a failure shows on the Function with
+    // the API server's message, not only in the controller's log.
+    let outcome = async {
+        store_source(&defaulted, ctx, &inputs, &mut status).await?;
+        let build_wait = build(&defaulted, ctx, &inputs, &hash, &mut status).await?;
+        serve(&defaulted, ctx, &mut status).await?;
+        Ok(build_wait.unwrap_or_else(|| Action::requeue(Duration::from_secs(300))))
+    }
+    .await;
+    status.persist(function, ctx).await?;
+    outcome
+}
+
+/// Stores the source in the ConfigMap the build Job mounts
+/// (ConfigurationReady).
+async fn store_source(
+    function: &Function,
+    ctx: &Context,
+    inputs: &shoal_api::BuildInputs,
+    status: &mut StatusWriter,
+) -> Result<(), Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    let map_name = cluster::source_config_map_name(&function.name_any());
     let config_maps: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &namespace);
-    let source_map = resources::source_config_map(&defaulted, &inputs);
-    config_maps
-        .patch(
-            &cluster::source_config_map_name(&name),
-            &apply_params(),
-            &Patch::Apply(&source_map),
-        )
-        .await?;
+    let source_map = resources::source_config_map(function, inputs);
+    if let Err(e) = config_maps
+        .patch(&map_name, &apply_params(), &Patch::Apply(&source_map))
+        .await
+    {
+        return Err(status.failed(
+            condition::CONFIGURATION_READY,
+            "SourceUpdateFailed",
+            &format!("storing the source in ConfigMap {map_name}"),
+            e,
+        ));
+    }
     let configured_before = status
         .previous(condition::CONFIGURATION_READY)
         .is_some_and(|c| c.status == "True");
@@ -400,13 +448,9 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
         condition::CONFIGURATION_READY,
         "True",
         reason,
-        format!("source stored in ConfigMap {}", cluster::source_config_map_name(&name)),
+        format!("source stored in ConfigMap {map_name}"),
     );
-
-    let build_wait = build(&defaulted, ctx, &inputs, &hash, &mut status).await?;
-    serve(&defaulted, ctx, &mut status).await?;
-    write_status(function, ctx, status.finish()).await?;
-    Ok(build_wait.unwrap_or_else(|| Action::requeue(Duration::from_secs(300))))
+    Ok(())
 }
 
 /// What a finished build Job leaves in its termination message.
@@ -458,15 +502,29 @@ async fn build(
             );
             return Ok(Some(Action::requeue(Duration::from_secs(10))));
         }
-        copy_registry_secret(ctx, &namespace).await?;
+        if let Err(e) = copy_registry_secret(ctx, &namespace).await {
+            return Err(status.failed(
+                condition::BUILD_READY,
+                "JobFailed",
+                "copying the registry credentials for the build",
+                e,
+            ));
+        }
         let job = resources::build_job(&ctx.config, function, inputs);
         match jobs.create(&PostParams::default(), &job).await {
             Ok(_) => {
                 crate::metrics::BUILDS_STARTED.inc();
                 tracing::info!(%namespace, %name, job = %job_name, "build Job created");
             }
-            Err(kube::Error::Api(status)) if status.is_already_exists() => {}
-            Err(e) => return Err(e.into()),
+            Err(kube::Error::Api(e)) if e.is_already_exists() => {}
+            Err(e) => {
+                return Err(status.failed(
+                    condition::BUILD_READY,
+                    "JobFailed",
+                    &format!("creating build Job {job_name}"),
+                    e,
+                ));
+            }
         }
         status.set(
             condition::BUILD_READY,
@@ -499,6 +557,10 @@ async fn build(
                     "JobFinished",
                     format!("built {}", result.artifact),
                 );
+                // The artifact must be on the API server before the Job that
+                // proves it is gone: otherwise a failure later in this pass
+                // loses it and the next pass builds again.
+                status.persist(function, ctx).await?;
                 delete_jobs(&jobs, &name, |_| true).await?;
             }
             _ => {
@@ -622,7 +684,7 @@ async fn delete_jobs(jobs: &Api<Job>, function: &str, which: impl Fn(&Job) -> bo
     Ok(())
 }
 
-async fn copy_registry_secret(ctx: &Context, namespace: &str) -> Result<(), Error> {
+async fn copy_registry_secret(ctx: &Context, namespace: &str) -> Result<(), kube::Error> {
     let Some(secret_name) = &ctx.config.registry_secret else {
         return Ok(());
     };
@@ -669,21 +731,38 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
 
     let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
-    services
+    if let Err(e) = services
         .patch(
             &name,
             &apply_params(),
             &Patch::Apply(&resources::service(&ctx.config, function)),
         )
-        .await?;
+        .await
+    {
+        return Err(status.failed(
+            condition::RUNNING,
+            "ServiceFailed",
+            &format!("applying Service {name}"),
+            e,
+        ));
+    }
     let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
-    slices
+    let slice_name = cluster::endpoint_slice_name(&name);
+    if let Err(e) = slices
         .patch(
-            &cluster::endpoint_slice_name(&name),
+            &slice_name,
             &apply_params(),
             &Patch::Apply(&resources::endpoint_slice(&ctx.config, function, &serving_refs)),
         )
-        .await?;
+        .await
+    {
+        return Err(status.failed(
+            condition::RUNNING,
+            "ServiceFailed",
+            &format!("applying EndpointSlice {slice_name} (the nodes serving Service {name})"),
+            e,
+        ));
+    }
 
     status.status.replicas = Some(serving.len() as i32);
     let ready = ctx.nodes.ready_nodes();

@@ -347,7 +347,7 @@ pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &
         labels.insert("kubernetes.io/service-name".into(), name.clone());
         labels.insert(
             "endpointslice.kubernetes.io/managed-by".into(),
-            "shoal.dev/controller".into(),
+            cluster::ENDPOINT_SLICE_MANAGER.into(),
         );
     }
     let mut endpoints: Vec<Endpoint> = serving

@@ -195,7 +195,7 @@ impl Registry {
         let image = parse(reference)?;
         let layer = ImageLayer::new(wasm.to_vec(), WASM_LAYER_MEDIA_TYPE.to_string(), None);
         let layer_digest = sha256_digest(wasm);
-        let created = now_rfc3339();
+        let created = build_timestamp();
         let config = WasmConfig {
             created: created.clone(),
             author: "shoal".into(),
@@ -364,11 +364,19 @@ pub fn sha256_digest(bytes: &[u8]) -> String {
     format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
 }
 
-fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
+/// The `created` time written into artifacts: `SOURCE_DATE_EPOCH` when set
+/// (the reproducible-builds convention), else the Unix epoch. Never the
+/// wall clock: the same module must give the same manifest digest, or every
+/// rebuild looks like a new version to the nodes and their caches.
+fn build_timestamp() -> String {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
         .unwrap_or(0);
+    rfc3339(secs)
+}
+
+fn rfc3339(secs: u64) -> String {
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
     // Civil date from days since the epoch (Howard Hinnant's algorithm).
@@ -397,8 +405,8 @@ mod tests {
 
     #[test]
     fn timestamps_are_rfc3339() {
-        let t = now_rfc3339();
-        assert_eq!(t.len(), 20, "{t}");
-        assert!(t.starts_with("20") && t.ends_with('Z'));
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
     }
 }

@@ -264,3 +264,166 @@ fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_sto
     let status = child.wait().unwrap();
     assert!(status.success(), "shoal up exits cleanly on SIGTERM: {status:?}");
 }
+
+/// What an example promises: `// expect: STATUS BODY` in its handler or the
+/// `shoal.dev/expect` annotation of its YAML. A JSON body is matched as a
+/// subset (fields that vary, such as timings and ids, are left out of it);
+/// any other body must be equal.
+fn promised_answer(source: &shoal_build::FunctionSource) -> (u16, String) {
+    let line = source
+        .function
+        .as_ref()
+        .and_then(|f| f.metadata.annotations.as_ref())
+        .and_then(|a| a.get("shoal.dev/expect").cloned())
+        .or_else(|| {
+            source
+                .inputs
+                .source
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("// expect:").map(|e| e.trim().to_string()))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "{} promises no answer (// expect: or shoal.dev/expect)",
+                source.origin.display()
+            )
+        });
+    let (status, body) = line.split_once(' ').unwrap_or((&line, ""));
+    (status.parse().expect("expect: STATUS BODY"), body.to_string())
+}
+
+fn json_subset(expected: &serde_json::Value, actual: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => e.iter().all(|(k, v)| a.get(k).is_some_and(|av| json_subset(v, av))),
+        (Value::Array(e), Value::Array(a)) => e.len() == a.len() && e.iter().zip(a).all(|(x, y)| json_subset(x, y)),
+        (e, a) => e == a,
+    }
+}
+
+/// The README's first command, as a user runs it: `shoal up examples`
+/// builds every example, and each curl line it prints gets the answer the
+/// example promises.
+#[test]
+fn every_example_builds_and_its_curl_line_gets_the_promised_answer() {
+    use std::io::{BufRead, BufReader};
+    let examples = workspace_root().join("examples");
+    let mut expected: std::collections::BTreeMap<String, (u16, String)> = Default::default();
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let path = entry.unwrap().path();
+        let source = shoal_build::load_function(&path)
+            .unwrap_or_else(|e| panic!("{} is not a valid Function: {e}", path.display()));
+        expected.insert(
+            format!("{}/{}", source.namespace, source.name),
+            promised_answer(&source),
+        );
+    }
+    assert_eq!(expected.len(), 7, "every file in examples/ is a Function: {expected:?}");
+
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["up", examples.to_str().unwrap(), "--listen", &addr])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .filter(|l| l.starts_with('✗'))
+            .collect::<Vec<_>>()
+    });
+    let mut curl_lines = Vec::new();
+    let mut banner = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+    {
+        if line.contains("Shoal is serving") {
+            banner = line.clone();
+        }
+        if let Some((key, command)) = line.trim().split_once("curl ")
+            && !banner.is_empty()
+        {
+            curl_lines.push((key.trim().to_string(), format!("curl {command}")));
+        }
+        if line.starts_with("Edit a file there") {
+            break;
+        }
+    }
+    assert!(banner.contains("serving 7 Functions"), "{banner}");
+
+    let mut answered = Vec::new();
+    for (key, command) in &curl_lines {
+        let (status, body) = expected.get(key).unwrap_or_else(|| panic!("{key} was not expected"));
+        // The printed line runs as a user pastes it, plus the status code.
+        let out = Command::new("sh")
+            .args(["-c", &format!("{command} -w '\\n%{{http_code}}'")])
+            .output()
+            .expect("curl");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let (response, code) = text.rsplit_once('\n').unwrap_or(("", &text));
+        // `curl -i` prints the head first.
+        let answer = response.split_once("\r\n\r\n").map_or(response, |(_, b)| b);
+        assert_eq!(code.parse::<u16>().ok(), Some(*status), "{key}: {command}\n{text}");
+        match serde_json::from_str::<serde_json::Value>(body) {
+            Ok(json) if json.is_object() => {
+                let got: serde_json::Value = serde_json::from_str(answer)
+                    .unwrap_or_else(|e| panic!("{key} did not answer JSON ({e}): {answer}"));
+                assert!(json_subset(&json, &got), "{key}: {got} does not hold {json}");
+            }
+            _ => assert_eq!(answer, body, "{key}: {command}"),
+        }
+        answered.push(key.clone());
+    }
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = child.wait();
+    let errors = errors.join().unwrap();
+    assert!(errors.is_empty(), "build failures: {errors:?}");
+    answered.sort();
+    assert_eq!(
+        answered,
+        expected.keys().cloned().collect::<Vec<_>>(),
+        "a curl line for every example"
+    );
+}
+
+/// The same Function built twice, from two folders, as two build Jobs
+/// would: the module and the pushed artifact are the same bytes, so a
+/// rebuild or a restarted controller never makes nodes reload.
+#[test]
+fn the_same_function_built_twice_gives_the_same_artifact_digest() {
+    let server = TestRegistry::start(None);
+    let cases = [
+        ("plain", "module.exports = { main: () => 'same bytes' };", None),
+        (
+            "with-dependency",
+            "const _ = require('lodash');\nmodule.exports = { main: () => _.kebabCase('Same Bytes') };",
+            Some(r#"{ "name": "probe", "dependencies": { "lodash": "4.17.21" } }"#),
+        ),
+    ];
+    for (case, source, deps) in cases {
+        let mut digests = Vec::new();
+        let mut modules = Vec::new();
+        for attempt in 1..=2 {
+            let dir = tempfile::tempdir().unwrap();
+            let yaml = write(dir.path(), "fn.yaml", &function_yaml("nodejs22", source, deps));
+            let reference = format!("{}/functions/{case}:attempt{attempt}", server.address);
+            let run = shoal(&["build", &yaml, "-o", "out.wasm", "--push", &reference], dir.path());
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let pinned = run
+                .stdout
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("pushed "))
+                .expect("pushed line")
+                .to_string();
+            digests.push(pinned.rsplit_once('@').expect("pinned").1.to_string());
+            modules.push(std::fs::read(dir.path().join("out.wasm")).unwrap());
+        }
+        assert!(modules[0] == modules[1], "{case}: the two modules differ");
+        assert_eq!(digests[0], digests[1], "{case}: the two artifacts differ");
+    }
+}
