@@ -22,17 +22,58 @@ const entry = path.join(dir, "__shoal_entry.mjs");
 // prelude, which then answers "User function not loaded" like Kyma.
 writeFileSync(entry, `import { run } from ${JSON.stringify(prelude)};\nawait run(() => import("./handler.js"));\n`);
 
+// Node's built-in modules Shoal implements (js/node/<file>.js): both `x` and
+// `node:x`, and `x/` (how some npm polyfills refer to them). Anything else
+// built in fails the build, naming the module.
+const nodeDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "node");
+const SUPPORTED = {
+  assert: "assert.js",
+  "assert/strict": "assert-strict.js",
+  async_hooks: "async_hooks.js",
+  buffer: "buffer.js",
+  crypto: "crypto.js",
+  events: "events.js",
+  fs: "fs.js",
+  "fs/promises": "fs-promises.js",
+  os: "os.js",
+  path: "path.js",
+  "path/posix": "path.js",
+  perf_hooks: "perf_hooks.js",
+  process: "process.js",
+  punycode: "punycode.js",
+  querystring: "querystring.js",
+  stream: "stream.js",
+  "stream/promises": "stream-promises.js",
+  "stream/web": "stream-web.js",
+  string_decoder: "string_decoder.js",
+  timers: "timers.js",
+  "timers/promises": "timers-promises.js",
+  url: "url.js",
+  util: "util.js",
+  "util/types": "util-types.js",
+  zlib: "zlib.js",
+};
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-const refuseNodeBuiltins = {
+const nodeBuiltins = {
   name: "shoal-node-builtins",
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
-      const name = args.path.replace(/^node:/, "");
-      if (builtins.has(args.path) || builtins.has(name.split("/")[0])) {
+      const bare = args.path.replace(/^node:/, "").replace(/\/$/, "");
+      const file = SUPPORTED[bare];
+      const isBuiltin = builtins.has(args.path) || builtins.has(bare) || builtins.has(bare.split("/")[0]);
+      // `process/` and `buffer/` are how npm polyfills name the built-ins;
+      // a package's own files are never built-ins.
+      if (file && (isBuiltin || args.path.endsWith("/")) && args.kind !== "entry-point") {
+        return { path: path.join(nodeDir, file) };
+      }
+      // readable-stream falls back to this npm package without a global
+      // AbortController: one AbortSignal class for everything.
+      if (args.path === "abort-controller") return { path: path.join(nodeDir, "internal/abort.js") };
+      if (isBuiltin && !args.importer.startsWith(nodeDir)) {
         return {
           errors: [
             {
-              text: `the Node.js built-in module "${name}" is not available in Shoal's JavaScript engine (required by ${path.relative(dir, args.importer) || "the handler"})`,
+              text: `the Node.js built-in module "${bare}" is not available in Shoal's JavaScript engine (required by ${path.relative(dir, args.importer) || "the handler"})`,
             },
           ],
         };
@@ -50,13 +91,22 @@ try {
     format: "esm",
     platform: "neutral",
     target: "es2023",
-    mainFields: ["module", "main"],
-    conditions: ["import", "require", "default"],
+    // How Node resolves: a package's "node" conditions and its CommonJS
+    // entry for require(), its ESM entry for import (esbuild picks the
+    // condition by how each module is imported).
+    mainFields: ["main", "module"],
+    conditions: ["node"],
+    // Web and Node globals (Buffer, URL, fetch, ...): each is bundled only
+    // when the Function's code refers to it.
+    inject: [path.join(nodeDir, "globals.js")],
     outfile: out,
     write: true,
     logLevel: "silent",
     legalComments: "none",
-    plugins: [refuseNodeBuiltins],
+    // Class and function names stay as written (error messages, instanceof
+    // checks by name and util.inspect show them).
+    keepNames: true,
+    plugins: [nodeBuiltins],
   });
   for (const w of result.warnings) console.error(`warning: ${format(w)}`);
 } catch (err) {

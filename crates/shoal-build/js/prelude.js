@@ -11,8 +11,8 @@
 // before the handler's own top-level code runs (process.env, timers).
 
 const ENVELOPE_VERSION = 1;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const encoder = new globalThis.TextEncoder();
+const decoder = new globalThis.TextDecoder();
 
 function readAll(fd) {
   const chunks = [];
@@ -88,44 +88,103 @@ function queueMicrotaskShim(fn) {
 }
 if (typeof globalThis.queueMicrotask !== "function") globalThis.queueMicrotask = queueMicrotaskShim;
 
-// Timers. The engine has no host timer, so timers are run by a pump that
-// waits until the microtask queue is idle, sleeps (a WASI clock wait the host
-// turns into an async sleep) until the earliest deadline, and fires it.
+// The event loop. The engine has no host timer and no sockets: timers live
+// here, outbound calls are run by the node (__shoal_host), and when neither
+// microtasks nor due work remain the loop waits in the host
+// (`__shoal_host.wait`), which parks the sandbox until a call completes or
+// the next timer is due, holding no thread. Like Node inside a request
+// callback, immediates run before timers that are already due.
 const timers = new Map();
+const immediates = [];
 let nextTimerId = 1;
+
+// Host calls in flight: id -> callback(result). fetch and http register here.
+const hostCalls = new Map();
+globalThis.__shoal_calls = hostCalls;
+
+class Timeout {
+  constructor(id) {
+    this.id = id;
+  }
+  ref() {
+    return this;
+  }
+  unref() {
+    return this;
+  }
+  hasRef() {
+    return true;
+  }
+  refresh() {
+    const t = timers.get(this.id);
+    if (t) t.at = Date.now() + t.delay;
+    return this;
+  }
+  [Symbol.toPrimitive]() {
+    return this.id;
+  }
+}
+
 function addTimer(fn, ms, args, repeat) {
   if (typeof fn !== "function") throw new TypeError("The callback must be a function");
-  const delay = Math.max(0, Number(ms) || 0);
+  const delay = Math.max(1, Number(ms) || 0);
   const id = nextTimerId++;
   timers.set(id, { id, fn, args, at: Date.now() + delay, delay, repeat });
-  return id;
+  return new Timeout(id);
 }
 globalThis.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
 globalThis.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);
-globalThis.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
-globalThis.clearTimeout = globalThis.clearInterval = globalThis.clearImmediate = (id) => {
-  timers.delete(typeof id === "object" && id !== null ? id.id : id);
+globalThis.clearTimeout = globalThis.clearInterval = (timer) => {
+  timers.delete(typeof timer === "object" && timer !== null ? timer.id : Number(timer));
+};
+globalThis.setImmediate = (fn, ...args) => {
+  if (typeof fn !== "function") throw new TypeError("The callback must be a function");
+  const immediate = { fn, args, cleared: false };
+  immediates.push(immediate);
+  return immediate;
+};
+globalThis.clearImmediate = (immediate) => {
+  if (immediate) immediate.cleared = true;
 };
 
-async function pumpTimers(isDone) {
+function runCallback(what, fn, args) {
+  try {
+    fn(...args);
+  } catch (err) {
+    console.error(`Uncaught exception in ${what}:`, describeError(err));
+  }
+}
+
+/** Runs the loop until `isDone()` or nothing is left that could make progress. */
+async function pump(isDone) {
   for (;;) {
     while (__shoal_jobsPending()) {
       await null;
       if (isDone()) return;
     }
     if (isDone()) return;
+    if (immediates.length > 0) {
+      for (const im of immediates.splice(0)) if (!im.cleared) runCallback("an immediate", im.fn, im.args);
+      continue;
+    }
     let next = null;
     for (const t of timers.values()) if (!next || t.at < next.at || (t.at === next.at && t.id < next.id)) next = t;
-    if (!next) return;
-    const wait = next.at - Date.now();
-    if (wait > 0) __shoal_sleep(wait);
-    if (next.repeat) next.at = Date.now() + Math.max(1, next.delay);
-    else timers.delete(next.id);
-    try {
-      next.fn(...next.args);
-    } catch (err) {
-      console.error("Uncaught exception in a timer callback:", describeError(err));
+    if (!next && hostCalls.size === 0) return;
+    const wait = next ? Math.max(0, next.at - Date.now()) : -1;
+    if (wait !== 0) {
+      const id = __shoal_host.wait(wait);
+      if (id > 0) {
+        const deliver = hostCalls.get(id);
+        hostCalls.delete(id);
+        const result = __shoal_host.take(id);
+        if (deliver) runCallback("a host call's callback", deliver, [result]);
+        continue;
+      }
     }
+    if (!next || next.at > Date.now()) continue;
+    if (next.repeat) next.at = Date.now() + next.delay;
+    else timers.delete(next.id);
+    runCallback("a timer callback", next.fn, next.args);
   }
 }
 
@@ -405,8 +464,27 @@ function buildRequest(body) {
 }
 
 // ---------------------------------------------------------------- run
-/** Runs the handler for the request on stdin; `load` imports the user module. */
+/**
+ * Runs the handler for the request on stdin; `load` imports the user module.
+ * The event loop runs for the whole of it, so module top-level code may
+ * await timers and fetches too.
+ */
 export async function run(load) {
+  let finished = false;
+  const work = serve(load).finally(() => {
+    finished = true;
+  });
+  await Promise.race([work, pump(() => finished)]);
+  if (!finished) {
+    // Nothing is left that could settle it: no pending jobs, timers or calls.
+    await Promise.race([work, Promise.resolve()]);
+    if (!finished) stalled();
+  }
+}
+
+let stalled = () => {};
+
+async function serve(load) {
   const res = new Response();
   const emitted = [];
   let mod;
@@ -439,6 +517,11 @@ export async function run(load) {
     return writeResponse(res, emitted);
   }
 
+  // Outbound calls carry the incoming trace context (W3C and B3) unless the
+  // Function sets its own.
+  globalThis.__shoal_trace_headers = head.headers.filter(([k]) =>
+    /^(traceparent|tracestate|b3|x-b3-[a-z]+|x-request-id)$/i.test(k),
+  );
   const event = buildEvent(req, res, emitted);
   const fn = head.function || {};
   const context = {
@@ -475,21 +558,31 @@ export async function run(load) {
     else res.end("Internal server error");
   };
 
-  let settled = false;
-  const outcome = (async () => {
-    try {
-      sendResponse(await main(event, context, sendResponse));
-    } catch (err) {
-      fail(err);
-    } finally {
-      settled = true;
-    }
-  })();
-  await Promise.race([outcome, pumpTimers(() => settled || res.writableEnded)]);
-  if (!settled && !res.writableEnded) {
-    // Nothing is left that could settle it: no pending jobs, no timers.
-    fail(new Error("main returned a Promise that never settled"));
-  }
+  // A handler that answers through sendResponse may leave work running;
+  // the response goes as soon as it is complete.
+  let answered;
+  const ended = new Promise((resolve) => (answered = resolve));
+  stalled = () => {
+    if (!res.writableEnded) fail(new Error("main returned a Promise that never settled"));
+    writeResponse(res, emitted);
+  };
+  const end = res.end.bind(res);
+  res.end = (body) => {
+    const r = end(body);
+    answered();
+    return r;
+  };
+  await Promise.race([
+    (async () => {
+      try {
+        sendResponse(await main(event, context, sendResponse));
+      } catch (err) {
+        fail(err);
+      }
+    })(),
+    ended,
+  ]);
+  stalled = () => {};
   writeResponse(res, emitted);
 }
 

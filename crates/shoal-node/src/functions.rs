@@ -61,6 +61,8 @@ pub struct FunctionConfig {
     pub max_concurrency: usize,
     /// Largest request body accepted.
     pub body_limit: usize,
+    /// Folders shown read-only in the sandbox (the Function's secretMounts).
+    pub mounts: Vec<shoal_runtime::Mount>,
 }
 
 impl Default for FunctionConfig {
@@ -73,6 +75,7 @@ impl Default for FunctionConfig {
             memory_limit: 1024 << 20,
             max_concurrency: 64,
             body_limit: 1 << 20,
+            mounts: Vec::new(),
         }
     }
 }
@@ -121,6 +124,7 @@ impl FunctionConfig {
             memory_limit,
             max_concurrency: defaults.max_concurrency,
             body_limit,
+            mounts: Vec::new(),
         }
     }
 }

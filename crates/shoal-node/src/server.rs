@@ -19,7 +19,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
-use shoal_runtime::{InvokeError, InvokeLimits};
+use shoal_runtime::{FunctionIdentity, InvokeContext, InvokeError, InvokeLimits};
 use tokio::net::TcpListener;
 
 use crate::{
@@ -46,6 +46,8 @@ pub struct NodeConfig {
     pub drain_timeout: Duration,
     /// Sandbox slots of the runtime's pool (reported in /metrics).
     pub pool_slots: u64,
+    /// Bounds on each invocation's outbound HTTP.
+    pub outbound: shoal_runtime::OutboundLimits,
 }
 
 impl Default for NodeConfig {
@@ -58,6 +60,7 @@ impl Default for NodeConfig {
             drain_delay: Duration::ZERO,
             drain_timeout: Duration::from_secs(30),
             pool_slots: 0,
+            outbound: shoal_runtime::OutboundLimits::default(),
         }
     }
 }
@@ -299,8 +302,20 @@ impl Node {
             timeout: entry.config.timeout,
             memory_bytes: entry.config.memory_limit,
             max_output_bytes: self.config.max_response_bytes,
+            outbound: self.config.outbound,
         };
-        let run = self.table.runtime().invoke(&module, frame.into(), limits).await;
+        let context = InvokeContext {
+            function: FunctionIdentity {
+                namespace: key.namespace.clone(),
+                name: key.name.clone(),
+            },
+            mounts: entry.config.mounts.clone(),
+        };
+        let run = self
+            .table
+            .runtime()
+            .invoke_with(&context, &module, frame.into(), limits)
+            .await;
         if !run.stderr.is_empty() {
             for line in String::from_utf8_lossy(&run.stderr).lines().filter(|l| !l.is_empty()) {
                 tracing::info!(target: "function", function = %key, "{line}");

@@ -10,10 +10,14 @@
 //! - a `Store`: one per request, dropped when it ends, so nothing a request
 //!   does can leak into the next one.
 //!
-//! This crate knows nothing about HTTP, Kubernetes or where modules come from;
-//! it turns a request frame into a response frame or a typed failure.
+//! This crate knows nothing about serving HTTP, Kubernetes or where modules
+//! come from; it turns a request frame into a response frame or a typed
+//! failure. Outbound calls a Function makes are counted and bounded here
+//! (the `host` module) but performed by an [`Outbound`] implementation
+//! (`shoal-outbound`); read-only mounts are WASI preopens.
 
 mod cache;
+mod host;
 mod limits;
 
 use std::{
@@ -34,6 +38,9 @@ use wasmtime_wasi::{
 };
 
 pub use cache::ModuleCache;
+pub use host::{
+    FunctionIdentity, HOST_MODULE, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect,
+};
 use limits::{DeadlineExceeded, RequestLimiter};
 
 /// How often the epoch advances. Bounds how late a timeout fires and how
@@ -120,6 +127,8 @@ pub struct InvokeLimits {
     pub memory_bytes: usize,
     /// Largest response frame accepted, in bytes.
     pub max_output_bytes: usize,
+    /// Bounds on outbound HTTP.
+    pub outbound: OutboundLimits,
 }
 
 impl Default for InvokeLimits {
@@ -128,6 +137,7 @@ impl Default for InvokeLimits {
             timeout: Duration::from_secs(180),
             memory_bytes: 1 << 30,
             max_output_bytes: 64 << 20,
+            outbound: OutboundLimits::default(),
         }
     }
 }
@@ -147,10 +157,29 @@ pub struct Invocation {
     pub run_time: Duration,
 }
 
+/// Who an invocation runs for, and what it may reach besides its input.
+#[derive(Debug, Clone, Default)]
+pub struct InvokeContext {
+    /// The Function (for outbound policies and logs).
+    pub function: FunctionIdentity,
+    /// Host folders the guest sees read-only (a Function's secretMounts).
+    pub mounts: Vec<Mount>,
+}
+
+/// A host folder shown read-only inside the sandbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    /// The folder on the node.
+    pub host: PathBuf,
+    /// Where the Function sees it (an absolute path).
+    pub guest: String,
+}
+
 struct RequestState {
     wasi: WasiP1Ctx,
     limiter: RequestLimiter,
     deadline: Instant,
+    calls: host::HostCalls,
 }
 
 /// How a Function module gets the JavaScript engine.
@@ -191,6 +220,7 @@ pub struct Runtime {
     linker: Linker<RequestState>,
     js_engine: InstancePre<RequestState>,
     cache: Option<ModuleCache>,
+    outbound: Option<Arc<dyn Outbound>>,
     _ticker: EpochTicker,
 }
 
@@ -228,6 +258,7 @@ impl Runtime {
         let mut linker: Linker<RequestState> = Linker::new(&engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut RequestState| &mut s.wasi)
             .map_err(|e| RuntimeError::Config(e.to_string()))?;
+        host::add_to_linker(&mut linker).map_err(|e| RuntimeError::Config(e.to_string()))?;
 
         let engine_module = compile(&engine, cache.as_ref(), shoal_engine::ENGINE_WASM)?;
         let js_engine = linker
@@ -239,8 +270,16 @@ impl Runtime {
             linker,
             js_engine,
             cache,
+            outbound: None,
             _ticker: ticker,
         })
+    }
+
+    /// Lets Functions make outbound HTTP requests through `outbound`
+    /// (without it, `fetch` rejects with "not enabled on this node").
+    pub fn with_outbound(mut self, outbound: Arc<dyn Outbound>) -> Self {
+        self.outbound = Some(outbound);
+        self
     }
 
     /// The wasmtime engine (for callers that precompile).
@@ -296,22 +335,58 @@ impl Runtime {
     /// Runs one request in a fresh sandbox: `input` goes to the guest's stdin,
     /// its stdout and stderr come back.
     pub async fn invoke(&self, function: &FunctionModule, input: Bytes, limits: InvokeLimits) -> Invocation {
+        self.invoke_with(&InvokeContext::default(), function, input, limits)
+            .await
+    }
+
+    /// [`Self::invoke`] for a known Function, with its mounts.
+    pub async fn invoke_with(
+        &self,
+        context: &InvokeContext,
+        function: &FunctionModule,
+        input: Bytes,
+        limits: InvokeLimits,
+    ) -> Invocation {
         let started = Instant::now();
         let stdout = MemoryOutputPipe::new(limits.max_output_bytes);
         let stderr = MemoryOutputPipe::new(64 * 1024);
-        let wasi = WasiCtxBuilder::new()
-            .stdin(MemoryInputPipe::new(input))
+        let mut wasi = WasiCtxBuilder::new();
+        wasi.stdin(MemoryInputPipe::new(input))
             .stdout(stdout.clone())
-            .stderr(stderr.clone())
-            .build_p1();
+            .stderr(stderr.clone());
+        let mut mount_error = None;
+        for mount in &context.mounts {
+            if let Err(e) = wasi.preopened_dir(
+                &mount.host,
+                &mount.guest,
+                wasmtime_wasi::DirPerms::READ,
+                wasmtime_wasi::FilePerms::READ,
+            ) {
+                mount_error = Some(InvokeError::Instantiate(format!(
+                    "mounting {} at {}: {e:#}",
+                    mount.host.display(),
+                    mount.guest
+                )));
+            }
+        }
         let mut store = Store::new(
             &self.engine,
             RequestState {
-                wasi,
+                wasi: wasi.build_p1(),
                 limiter: RequestLimiter::new(limits.memory_bytes),
                 deadline: started + limits.timeout,
+                calls: host::HostCalls::new(self.outbound.clone(), context.function.clone(), limits.outbound),
             },
         );
+        if let Some(error) = mount_error {
+            return Invocation {
+                stdout: Bytes::new(),
+                stderr: Bytes::new(),
+                error: Some(error),
+                instantiate_time: started.elapsed(),
+                run_time: Duration::ZERO,
+            };
+        }
         store.limiter(|s| &mut s.limiter);
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(|ctx| {

@@ -1,11 +1,13 @@
 //! What `shoal up` and `shoal node` share: runtime and node settings, and
 //! shutdown on SIGTERM or Ctrl-C.
 
-use std::{path::PathBuf, sync::Arc, time::Duration};
+use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 
+use anyhow::Context;
 use clap::Args;
 use shoal_node::{FunctionDefaults, NodeConfig};
-use shoal_runtime::{Runtime, RuntimeConfig};
+use shoal_outbound::{EgressPolicy, HostPattern, HttpOutbound, OutboundConfig};
+use shoal_runtime::{OutboundLimits, Runtime, RuntimeConfig};
 
 #[derive(Args, Clone)]
 pub struct NodeArgs {
@@ -40,6 +42,26 @@ pub struct NodeArgs {
     /// Where precompiled modules are cached (default: the user cache folder).
     #[arg(long, env = "SHOAL_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Outbound HTTP requests (fetch, http, axios) one invocation may start.
+    #[arg(long, env = "SHOAL_OUTBOUND_MAX_REQUESTS", default_value_t = 50)]
+    pub outbound_max_requests: u32,
+    /// Largest outbound response body a Function may receive, in MB.
+    #[arg(long, env = "SHOAL_OUTBOUND_MAX_RESPONSE_MB", default_value_t = 10)]
+    pub outbound_max_response_mb: usize,
+    /// Hosts Functions may call (`host`, `*.domain`, `host:port`, `*`);
+    /// none means any host that is not denied. Comma-separated or repeated.
+    #[arg(long, env = "SHOAL_EGRESS_ALLOW", value_delimiter = ',')]
+    pub egress_allow: Vec<String>,
+    /// Hosts Functions may never call. Comma-separated or repeated.
+    #[arg(long, env = "SHOAL_EGRESS_DENY", value_delimiter = ',')]
+    pub egress_deny: Vec<String>,
+    /// Per-namespace egress policies: `NAMESPACE=allow:PATTERN|PATTERN;deny:PATTERN`,
+    /// comma-separated or repeated. Both the node's and the namespace's policy apply.
+    #[arg(long, env = "SHOAL_EGRESS_NAMESPACES", value_delimiter = ',')]
+    pub egress_namespace: Vec<String>,
+    /// PEM file of CA certificates trusted for outbound HTTPS besides the system's.
+    #[arg(long, env = "SHOAL_CA_BUNDLE")]
+    pub ca_bundle: Option<PathBuf>,
 }
 
 impl NodeArgs {
@@ -60,7 +82,49 @@ pub fn runtime(args: &NodeArgs) -> anyhow::Result<Arc<Runtime>> {
         cache_dir,
         ..RuntimeConfig::default()
     };
-    Ok(Arc::new(Runtime::new(&config)?))
+    let outbound = HttpOutbound::new(outbound_config(args)?).context("setting up outbound HTTP")?;
+    Ok(Arc::new(Runtime::new(&config)?.with_outbound(Arc::new(outbound))))
+}
+
+fn patterns(list: &[String], what: &str) -> anyhow::Result<Vec<HostPattern>> {
+    list.iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse::<HostPattern>().map_err(|e| anyhow::anyhow!("{what}: {e}")))
+        .collect()
+}
+
+/// The outbound client's settings from the flags.
+pub fn outbound_config(args: &NodeArgs) -> anyhow::Result<OutboundConfig> {
+    let mut namespace_policies = BTreeMap::new();
+    for entry in &args.egress_namespace {
+        let (namespace, rules) = entry
+            .split_once('=')
+            .with_context(|| format!("--egress-namespace {entry:?}: expected NAMESPACE=allow:…;deny:…"))?;
+        let mut policy = EgressPolicy::default();
+        for rule in rules.split(';').filter(|r| !r.trim().is_empty()) {
+            let (kind, list) = rule
+                .split_once(':')
+                .with_context(|| format!("--egress-namespace {entry:?}: expected allow:… or deny:…"))?;
+            let list: Vec<String> = list.split('|').map(str::to_string).collect();
+            match kind.trim() {
+                "allow" => policy.allow.extend(patterns(&list, "--egress-namespace")?),
+                "deny" => policy.deny.extend(patterns(&list, "--egress-namespace")?),
+                other => anyhow::bail!("--egress-namespace {entry:?}: {other:?} is neither allow nor deny"),
+            }
+        }
+        namespace_policies.insert(namespace.trim().to_string(), policy);
+    }
+    Ok(OutboundConfig {
+        max_response_bytes: args.outbound_max_response_mb << 20,
+        policy: EgressPolicy {
+            allow: patterns(&args.egress_allow, "--egress-allow")?,
+            deny: patterns(&args.egress_deny, "--egress-deny")?,
+        },
+        namespace_policies,
+        ca_bundle: args.ca_bundle.clone(),
+        ..OutboundConfig::default()
+    })
 }
 
 pub fn node_config(args: &NodeArgs) -> NodeConfig {
@@ -69,6 +133,9 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
         publisher_proxy: args.publisher_proxy.clone(),
         drain_delay: Duration::from_secs(args.drain_delay_secs),
         pool_slots: u64::from(args.pool_instances),
+        outbound: OutboundLimits {
+            max_requests: args.outbound_max_requests,
+        },
         ..NodeConfig::default()
     }
 }

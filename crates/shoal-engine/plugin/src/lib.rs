@@ -5,11 +5,15 @@
 //! so one compiled copy of the engine serves every Function on a node.
 //!
 //! Beyond Javy's stock APIs (console on stderr, `Javy.IO`, JSON,
-//! TextEncoder/TextDecoder, an event loop for Promises) it adds the two
-//! primitives the Shoal prelude needs to implement `setTimeout` without a host
-//! timer: `__shoal_jobsPending()` tells whether the microtask queue still has
-//! work, and `__shoal_sleep(ms)` blocks on a WASI clock (the host makes that
-//! an async sleep, so a waiting Function costs no thread).
+//! TextEncoder/TextDecoder, an event loop for Promises, `WeakRef`,
+//! `performance`) it adds:
+//! - `__shoal_jobsPending()`: whether the microtask queue still has work, so
+//!   the prelude's event loop knows when to wait;
+//! - `__shoal_native` ([`native`]): hashing, HMAC, PBKDF2, a CSPRNG, zlib,
+//!   WHATWG URL parsing and read-only files, behind Node's `crypto`, `zlib`,
+//!   `URL` and `fs`;
+//! - `__shoal_host` ([`host`]): outbound HTTP performed by the node, and the
+//!   event loop's wait for timers and completed calls.
 
 use javy_plugin_api::{
     Config, import_namespace,
@@ -18,6 +22,9 @@ use javy_plugin_api::{
         quickjs::{Ctx, Function, qjs},
     },
 };
+
+mod host;
+mod native;
 
 import_namespace!("shoal_engine_v1");
 
@@ -28,7 +35,9 @@ fn config() -> Config {
         .javy_stream_io(true)
         .simd_json_builtins(true)
         // stdout carries the response envelope; console output must not mix with it.
-        .redirect_stdout_to_stderr(true);
+        .redirect_stdout_to_stderr(true)
+        .weak_ref(true)
+        .performance(true);
     config.event_loop(true);
     config
 }
@@ -39,17 +48,12 @@ fn jobs_pending(ctx: Ctx<'_>) -> bool {
     unsafe { qjs::JS_IsJobPending(qjs::JS_GetRuntime(ctx.as_raw().as_ptr())) as i32 != 0 }
 }
 
-fn sleep_ms(ms: f64) {
-    if ms.is_finite() && ms > 0.0 {
-        std::thread::sleep(std::time::Duration::from_micros((ms * 1000.0) as u64));
-    }
-}
-
 fn add_shoal_globals(runtime: Runtime) -> Runtime {
     let installed = runtime.context().with(|ctx| {
         let globals = ctx.globals();
         globals.set("__shoal_jobsPending", Function::new(ctx.clone(), jobs_pending)?)?;
-        globals.set("__shoal_sleep", Function::new(ctx.clone(), sleep_ms)?)?;
+        native::install(&ctx)?;
+        host::install(&ctx)?;
         Ok::<_, javy_plugin_api::javy::quickjs::Error>(())
     });
     if let Err(e) = installed {

@@ -1,0 +1,3 @@
+'use strict';
+// node:assert/strict: assert in strict mode (equal is strictEqual, ...).
+module.exports = require('assert').strict;

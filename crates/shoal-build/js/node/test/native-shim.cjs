@@ -1,0 +1,94 @@
+'use strict';
+// A stand-in for the engine primitives Shoal's Rust host puts on
+// globalThis.__shoal_native, built from Node's own crypto, zlib, URL and
+// fs, so the JavaScript modules can be tested under Node. Results are
+// host-realm values; test/harness.mjs copies them into the sandbox realm.
+
+const crypto = require('node:crypto');
+const zlib = require('node:zlib');
+const fs = require('node:fs');
+
+function bytes(u8) {
+  return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+}
+
+function toArrayBuffer(buf) {
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+}
+
+const hashNames = { md5: 'md5', sha1: 'sha1', sha224: 'sha224', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512' };
+function hashName(alg) {
+  const name = hashNames[String(alg).toLowerCase().replace('-', '')];
+  if (!name) throw new Error(`Digest method not supported: ${alg}`);
+  return name;
+}
+
+function urlParts(u) {
+  return {
+    href: u.href, protocol: u.protocol, username: u.username, password: u.password, host: u.host,
+    hostname: u.hostname, port: u.port, pathname: u.pathname, search: u.search, hash: u.hash, origin: u.origin,
+  };
+}
+
+function fsError(err) {
+  const e = new Error(err.message);
+  e.code = err.code;
+  e.syscall = err.syscall;
+  e.path = err.path;
+  return e;
+}
+
+module.exports = {
+  digest: (alg, data) => toArrayBuffer(crypto.createHash(hashName(alg)).update(bytes(data)).digest()),
+  hmac: (alg, key, data) => toArrayBuffer(crypto.createHmac(hashName(alg), bytes(key)).update(bytes(data)).digest()),
+  pbkdf2: (alg, password, salt, iterations, keylen) =>
+    toArrayBuffer(crypto.pbkdf2Sync(bytes(password), bytes(salt), iterations, keylen, hashName(alg))),
+  randomBytes: (n) => toArrayBuffer(crypto.randomBytes(n)),
+  zlib(op, data, level) {
+    const opts = level === -1 ? {} : { level };
+    const fns = {
+      deflate: zlib.deflateSync, inflate: zlib.inflateSync, deflateRaw: zlib.deflateRawSync, inflateRaw: zlib.inflateRawSync,
+      gzip: zlib.gzipSync, gunzip: zlib.gunzipSync, unzip: zlib.unzipSync,
+    };
+    if (!fns[op]) throw new Error(`unknown zlib operation ${op}`);
+    try {
+      return toArrayBuffer(fns[op](bytes(data), opts));
+    } catch (err) {
+      throw new Error(err.message);
+    }
+  },
+  urlParse(input, base) {
+    try {
+      return urlParts(base === undefined ? new URL(input) : new URL(input, base));
+    } catch {
+      throw new Error(`Invalid URL: ${input}`);
+    }
+  },
+  urlSet(href, component, value) {
+    const u = new URL(href);
+    u[component] = value;
+    return urlParts(u);
+  },
+  fsRead(path) {
+    try {
+      return toArrayBuffer(fs.readFileSync(path));
+    } catch (err) {
+      throw fsError(err);
+    }
+  },
+  fsStat(path) {
+    try {
+      const st = fs.statSync(path);
+      return [st.isFile() ? 1 : 0, st.isDirectory() ? 1 : 0, st.size, st.mtimeMs];
+    } catch (err) {
+      throw fsError(err);
+    }
+  },
+  fsReaddir(path) {
+    try {
+      return fs.readdirSync(path).sort();
+    } catch (err) {
+      throw fsError(err);
+    }
+  },
+};

@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+'use strict';
+// Runs one compat case under real Node.js through the Kyma-like server.
+//
+//   node run-case.js <case-dir> [--port P] [--logs]
+//
+// 1. installs the harness's dependencies (npm ci, once) and the case's npm dependencies
+//    into <case-dir>/node_modules (gitignored), once per package.json content (a stamp
+//    file records its hash);
+// 2. starts upstream.js when requests.json says "upstream": true;
+// 3. writes requests.json "files" into a temp dir exported as SECRET_DIR;
+// 4. starts server.js on 127.0.0.1 (a free port unless --port), with a clean env;
+// 5. sends each request in order and prints one JSON line per request:
+//      {"status":200,"headers":{...},"body":"..."}          (+ "bodyBase64" if not UTF-8)
+// Exits 1 on a harness error: install failure, server not starting, a request that gets
+// no answer, or a status other than the request's "expectStatus".
+// --logs copies the Function's console output to stderr (otherwise it is shown only on errors).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { spawn, spawnSync } = require('node:child_process');
+const upstream = require('./upstream');
+
+// Response headers left out of the printed line: framing and per-run values, and the two
+// Express adds on its own (X-Powered-By, ETag), which say nothing about the Function.
+const UNSELECTED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'etag', 'x-powered-by']);
+
+const REQUEST_TIMEOUT_MS = 30000;
+const START_TIMEOUT_MS = 30000;
+
+function parseArgs(argv) {
+  const opts = { caseDir: null, port: 0, logs: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a === '--logs') opts.logs = true;
+    else if (!opts.caseDir) opts.caseDir = a;
+    else throw new Error(`unexpected argument ${a}`);
+  }
+  if (!opts.caseDir) throw new Error('usage: node run-case.js <case-dir> [--port P] [--logs]');
+  return opts;
+}
+
+/** FUNC_NAME for a case directory: the name without its "NN-" prefix (a DNS-1035 label). */
+function functionName(caseDir) {
+  return path.basename(path.resolve(caseDir)).replace(/^\d+-/, '');
+}
+
+/** The harness's own dependencies (express, body-parser, cloudevents, axios), from its lock file. */
+function installHarness() {
+  const stamp = path.join(__dirname, 'node_modules', '.package-lock.json');
+  if (fs.existsSync(stamp)) return;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: __dirname, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm ci failed in ${__dirname}:\n${r.stdout}\n${r.stderr}`);
+}
+
+function installDependencies(caseDir) {
+  const pkgPath = path.join(caseDir, 'package.json');
+  if (!fs.existsSync(pkgPath)) return;
+  const text = fs.readFileSync(pkgPath, 'utf8');
+  const pkg = JSON.parse(text);
+  if (!pkg.dependencies || Object.keys(pkg.dependencies).length === 0) return;
+  const hash = crypto.createHash('sha256').update(text).digest('hex');
+  const stamp = path.join(caseDir, 'node_modules', '.compat-stamp');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(
+    npm,
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error'],
+    { cwd: caseDir, encoding: 'utf8' },
+  );
+  if (r.status !== 0) {
+    throw new Error(`npm install failed in ${caseDir}:\n${r.stdout}\n${r.stderr}`);
+  }
+  fs.writeFileSync(stamp, hash);
+}
+
+function startServer(caseDir, port, env, logSink) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, 'server.js'), caseDir, String(port)], {
+      cwd: path.dirname(path.resolve(caseDir)),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let settled = false;
+    let buffered = '';
+    const timer = setTimeout(() => {
+      if (!settled) {
+        settled = true;
+        child.kill('SIGKILL');
+        reject(new Error('server did not start in time'));
+      }
+    }, START_TIMEOUT_MS);
+    child.stdout.on('data', (chunk) => {
+      const text = chunk.toString('utf8');
+      if (settled) return logSink(text);
+      buffered += text;
+      const m = /SHOAL_COMPAT_LISTENING (\d+)\n/.exec(buffered);
+      if (m) {
+        settled = true;
+        clearTimeout(timer);
+        logSink(buffered.replace(m[0], ''));
+        resolve({ child, port: Number(m[1]) });
+      }
+    });
+    child.stderr.on('data', (chunk) => logSink(chunk.toString('utf8')));
+    child.on('exit', (code, signal) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        logSink(buffered);
+        reject(new Error(`server exited before listening (code ${code}, signal ${signal})`));
+      }
+    });
+  });
+}
+
+/** A large body kept small in requests.json: prefix + unit x count + suffix. */
+function repeatedBody({ prefix = '', unit, count, suffix = '' }) {
+  return prefix + unit.repeat(count) + suffix;
+}
+
+function sendRequest(port, spec) {
+  return new Promise((resolve, reject) => {
+    let target = spec.path || '/';
+    if (spec.query) target += (target.includes('?') ? '&' : '?') + spec.query;
+    let body = null;
+    if (spec.bodyBase64 !== undefined) body = Buffer.from(spec.bodyBase64, 'base64');
+    else if (spec.body !== undefined) body = Buffer.from(spec.body, 'utf8');
+    else if (spec.bodyRepeat !== undefined) body = Buffer.from(repeatedBody(spec.bodyRepeat), 'utf8');
+    const headers = Object.assign({}, spec.headers || {});
+    if (body !== null && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(body.length);
+    }
+    const req = http.request(
+      { host: '127.0.0.1', port, method: spec.method || 'GET', path: target, headers, agent: false, timeout: REQUEST_TIMEOUT_MS },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end(body === null ? undefined : body);
+  });
+}
+
+function describe(response) {
+  const headers = {};
+  for (const name of Object.keys(response.headers).sort()) {
+    if (!UNSELECTED_HEADERS.has(name)) headers[name] = response.headers[name];
+  }
+  const line = { status: response.status, headers, body: response.body.toString('utf8') };
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(response.body);
+  } catch {
+    line.bodyBase64 = response.body.toString('base64');
+  }
+  return line;
+}
+
+async function runCase(caseDirArg, opts) {
+  const caseDir = path.resolve(caseDirArg);
+  const spec = JSON.parse(fs.readFileSync(path.join(caseDir, 'requests.json'), 'utf8'));
+  for (const [i, r] of (spec.requests || []).entries()) {
+    const mode = r.compare || spec.compare || 'exact';
+    if (!['exact', 'shape', 'status'].includes(mode)) throw new Error(`request ${i}: unknown compare mode ${mode}`);
+    if ([r.body, r.bodyBase64, r.bodyRepeat].filter((b) => b !== undefined).length > 1) throw new Error(`request ${i}: more than one body`);
+  }
+  installHarness();
+  installDependencies(caseDir);
+
+  const logs = [];
+  const logSink = (text) => {
+    if (!text) return;
+    if (opts.logs) process.stderr.write(text);
+    else logs.push(text);
+  };
+
+  const env = {
+    PATH: process.env.PATH,
+    TZ: 'UTC',
+    FUNC_NAME: functionName(caseDir),
+    FUNC_RUNTIME: 'nodejs24',
+    SERVICE_NAMESPACE: 'default',
+    FUNC_TIMEOUT: '180',
+  };
+  let up = null;
+  let secretDir = null;
+  let server = null;
+  const errors = [];
+  try {
+    if (spec.upstream) {
+      up = await upstream.start(0);
+      env.UPSTREAM_URL = up.url;
+      env.UPSTREAM_HTTPS_URL = up.httpsUrl;
+      env.UPSTREAM_CA = up.ca;
+      env.PUBLISHER_PROXY_ADDRESS = `${up.url}/publish`;
+    }
+    if (spec.files) {
+      secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-compat-secret-'));
+      for (const [name, content] of Object.entries(spec.files)) fs.writeFileSync(path.join(secretDir, name), content);
+      env.SECRET_DIR = secretDir;
+    }
+    Object.assign(env, spec.env || {});
+
+    server = await startServer(caseDir, opts.port, env, logSink);
+    for (const [i, request] of (spec.requests || []).entries()) {
+      let response;
+      try {
+        response = await sendRequest(server.port, request);
+      } catch (err) {
+        errors.push(`request ${i}: ${err.message}`);
+        continue;
+      }
+      process.stdout.write(`${JSON.stringify(describe(response))}\n`);
+      if (request.expectStatus !== undefined && request.expectStatus !== response.status) {
+        errors.push(`request ${i}: status ${response.status}, expected ${request.expectStatus}`);
+      }
+    }
+  } catch (err) {
+    errors.push(err.message);
+  } finally {
+    if (server) {
+      await new Promise((resolve) => {
+        const t = setTimeout(() => {
+          server.child.kill('SIGKILL');
+        }, 2000);
+        server.child.on('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        server.child.kill('SIGTERM');
+      });
+    }
+    if (up) await up.close();
+    if (secretDir) fs.rmSync(secretDir, { recursive: true, force: true });
+  }
+  if (errors.length > 0) {
+    if (!opts.logs && logs.length) process.stderr.write(`--- Function log (${caseDir}) ---\n${logs.join('')}\n`);
+    for (const e of errors) process.stderr.write(`harness error: ${e}\n`);
+    return false;
+  }
+  return true;
+}
+
+if (require.main === module) {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  runCase(opts.caseDir, opts).then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (err) => {
+      process.stderr.write(`harness error: ${err.stack || err}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { runCase, functionName };
