@@ -6,7 +6,7 @@
 // <function-dir> holds handler.js (+ package.json, node_modules). Errors are
 // printed one per line as "file:line:column: message" and exit non-zero.
 import { build } from "esbuild";
-import { builtinModules } from "node:module";
+import { bareName, isBuiltin, moduleFile, nodeDir } from "./node/modules.mjs";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,62 +22,26 @@ const entry = path.join(dir, "__shoal_entry.mjs");
 // prelude, which then answers "User function not loaded" like Kyma.
 writeFileSync(entry, `import { run } from ${JSON.stringify(prelude)};\nawait run(() => import("./handler.js"));\n`);
 
-// Node's built-in modules Shoal implements (js/node/<file>.js): both `x` and
-// `node:x`, and `x/` (how some npm polyfills refer to them). Anything else
-// built in fails the build, naming the module.
-const nodeDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "node");
-const SUPPORTED = {
-  assert: "assert.js",
-  "assert/strict": "assert-strict.js",
-  async_hooks: "async_hooks.js",
-  buffer: "buffer.js",
-  crypto: "crypto.js",
-  events: "events.js",
-  fs: "fs.js",
-  "fs/promises": "fs-promises.js",
-  os: "os.js",
-  path: "path.js",
-  "path/posix": "path.js",
-  perf_hooks: "perf_hooks.js",
-  process: "process.js",
-  punycode: "punycode.js",
-  querystring: "querystring.js",
-  stream: "stream.js",
-  "stream/promises": "stream-promises.js",
-  "stream/web": "stream-web.js",
-  string_decoder: "string_decoder.js",
-  timers: "timers.js",
-  "timers/promises": "timers-promises.js",
-  url: "url.js",
-  util: "util.js",
-  "util/types": "util-types.js",
-  zlib: "zlib.js",
-};
-const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+// Node's built-in modules Shoal implements map to js/node (node/modules.mjs);
+// any other built-in fails the build, naming the module.
 const nodeBuiltins = {
   name: "shoal-node-builtins",
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      const bare = args.path.replace(/^node:/, "").replace(/\/$/, "");
-      const file = SUPPORTED[bare];
-      const isBuiltin = builtins.has(args.path) || builtins.has(bare) || builtins.has(bare.split("/")[0]);
-      // `process/` and `buffer/` are how npm polyfills name the built-ins;
-      // a package's own files are never built-ins.
-      if (file && (isBuiltin || args.path.endsWith("/")) && args.kind !== "entry-point") {
-        return { path: path.join(nodeDir, file) };
-      }
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind === "entry-point") return undefined;
       // readable-stream falls back to this npm package without a global
       // AbortController: one AbortSignal class for everything.
       if (args.path === "abort-controller") return { path: path.join(nodeDir, "internal/abort.js") };
-      if (isBuiltin && !args.importer.startsWith(nodeDir)) {
-        return {
-          errors: [
-            {
-              text: `the Node.js built-in module "${bare}" is not available in Shoal's JavaScript engine (required by ${path.relative(dir, args.importer) || "the handler"})`,
-            },
-          ],
-        };
-      }
+      if (!isBuiltin(args.path)) return undefined;
+      const file = moduleFile(args.path);
+      if (file) return { path: file };
+      return {
+        errors: [
+          {
+            text: `the Node.js built-in module "${bareName(args.path)}" is not available in Shoal's JavaScript engine (required by ${path.relative(dir, args.importer) || "the handler"})`,
+          },
+        ],
+      };
       return undefined;
     });
   },

@@ -282,6 +282,8 @@ class Response {
     this.body = new Uint8Array(0);
     this.writableEnded = false;
     this.headersSent = false;
+    /** Settles when the response is complete (end, send, json, ...). */
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
   }
   status(code) {
     this.statusCode = Number(code);
@@ -322,6 +324,7 @@ class Response {
     if (this.writableEnded) return this;
     if (body !== undefined && body !== null) this.body = toBytes(body);
     this.writableEnded = this.headersSent = true;
+    this.markEnded();
     return this;
   }
   json(value) {
@@ -471,20 +474,21 @@ function buildRequest(body) {
  */
 export async function run(load) {
   let finished = false;
-  const work = serve(load).finally(() => {
+  let loopIdle;
+  const idle = new Promise((resolve) => (loopIdle = resolve));
+  const work = serve(load, idle).finally(() => {
     finished = true;
   });
   await Promise.race([work, pump(() => finished)]);
   if (!finished) {
-    // Nothing is left that could settle it: no pending jobs, timers or calls.
-    await Promise.race([work, Promise.resolve()]);
-    if (!finished) stalled();
+    // Nothing is left that could make progress: no jobs, timers or calls.
+    loopIdle();
+    await work;
   }
 }
 
-let stalled = () => {};
-
-async function serve(load) {
+/** Serves the request; `idle` settles when the event loop ran dry. */
+async function serve(load, idle) {
   const res = new Response();
   const emitted = [];
   let mod;
@@ -558,20 +562,9 @@ async function serve(load) {
     else res.end("Internal server error");
   };
 
-  // A handler that answers through sendResponse may leave work running;
-  // the response goes as soon as it is complete.
-  let answered;
-  const ended = new Promise((resolve) => (answered = resolve));
-  stalled = () => {
-    if (!res.writableEnded) fail(new Error("main returned a Promise that never settled"));
-    writeResponse(res, emitted);
-  };
-  const end = res.end.bind(res);
-  res.end = (body) => {
-    const r = end(body);
-    answered();
-    return r;
-  };
+  // The response goes when main settles, or as soon as the handler ended
+  // it through sendResponse (work it left running is then abandoned), or
+  // when nothing is left that could settle main.
   await Promise.race([
     (async () => {
       try {
@@ -580,9 +573,9 @@ async function serve(load) {
         fail(err);
       }
     })(),
-    ended,
+    res.ended,
+    idle.then(() => fail(new Error("main returned a Promise that never settled"))),
   ]);
-  stalled = () => {};
   writeResponse(res, emitted);
 }
 

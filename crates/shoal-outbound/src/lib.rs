@@ -152,6 +152,9 @@ pub enum SetupError {
         #[source]
         source: std::io::Error,
     },
+    /// rustls refused the client configuration.
+    #[error("configuring TLS: {0}")]
+    Tls(#[source] rustls::Error),
     /// No trust roots at all.
     #[error("no CA certificates: the system has none and no CA bundle was given")]
     NoRoots,
@@ -190,10 +193,7 @@ impl HttpOutbound {
         }
         let tls = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
             .with_safe_default_protocol_versions()
-            .map_err(|e| SetupError::CaBundle {
-                path: PathBuf::new(),
-                source: std::io::Error::other(e.to_string()),
-            })?
+            .map_err(SetupError::Tls)?
             .with_root_certificates(roots)
             .with_no_client_auth();
         let connector = HttpsConnectorBuilder::new()

@@ -25,6 +25,15 @@ fn shoal(args: &[&str], cwd: &Path) -> Run {
     }
 }
 
+/// The digest-pinned reference `shoal build --push` printed.
+fn pushed_reference(run: &Run) -> String {
+    run.stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("pushed "))
+        .unwrap_or_else(|| panic!("no pushed line in {}", run.stdout))
+        .to_string()
+}
+
 fn write(dir: &Path, name: &str, content: &str) -> String {
     let path = dir.join(name);
     if let Some(parent) = path.parent() {
@@ -155,12 +164,7 @@ fn push_goes_to_a_real_registry_and_an_unreachable_one_fails() {
     let reference = format!("{}/functions/hello:v1", server.address);
     let run = shoal(&["build", example.to_str().unwrap(), "--push", &reference], dir.path());
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let pinned = run
-        .stdout
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("pushed "))
-        .expect("pushed line")
-        .to_string();
+    let pinned = pushed_reference(&run);
     let pulled = tokio::runtime::Runtime::new()
         .unwrap()
         .block_on(Registry::new(Transport::Http, Credentials::Anonymous).pull(&pinned, None))
@@ -409,17 +413,17 @@ fn the_same_function_built_twice_gives_the_same_artifact_digest() {
         let mut digests = Vec::new();
         let mut modules = Vec::new();
         for attempt in 1..=2 {
+            if attempt == 2 {
+                // Past the next second: a wall-clock timestamp in the
+                // artifact would now differ.
+                std::thread::sleep(std::time::Duration::from_millis(1100));
+            }
             let dir = tempfile::tempdir().unwrap();
             let yaml = write(dir.path(), "fn.yaml", &function_yaml("nodejs22", source, deps));
             let reference = format!("{}/functions/{case}:attempt{attempt}", server.address);
             let run = shoal(&["build", &yaml, "-o", "out.wasm", "--push", &reference], dir.path());
             assert_eq!(run.code, 0, "{}", run.stderr);
-            let pinned = run
-                .stdout
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("pushed "))
-                .expect("pushed line")
-                .to_string();
+            let pinned = pushed_reference(&run);
             digests.push(pinned.rsplit_once('@').expect("pinned").1.to_string());
             modules.push(std::fs::read(dir.path().join("out.wasm")).unwrap());
         }

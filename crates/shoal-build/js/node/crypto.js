@@ -5,6 +5,7 @@
 // (digest, HMAC keys, PBKDF2). Ciphers, signatures with key pairs, Diffie-
 // Hellman and the like are not in the engine: those functions throw an
 // Error naming themselves.
+const { concatBytes } = require('./internal/bytes.js');
 
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType, outOfRange, notAvailable, addUnderscores } = require('./internal/errors');
@@ -42,18 +43,6 @@ function toBytes(data, encoding, name = 'data', allowArrayBuffer = false) {
     : ['string', 'Buffer', 'TypedArray', 'DataView'], data);
 }
 
-function concat(chunks) {
-  if (chunks.length === 1) return chunks[0];
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
-}
 
 function encodeOutput(arrayBuffer, encoding) {
   const buf = Buffer.from(arrayBuffer);
@@ -87,6 +76,14 @@ function normalizeHash(algorithm, name = 'algorithm') {
 
 const kState = Symbol('state');
 
+// Hash and Hmac buffer their input and hash it natively at digest().
+function bufferUpdate(st, data, inputEncoding) {
+  if (st.finalized) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
+  // Chunks are copied: the caller may reuse its buffer after update().
+  const bytes = toBytes(data, inputEncoding);
+  st.chunks.push(typeof data === 'string' ? bytes : bytes.slice());
+}
+
 class Hash {
   constructor(algorithm, options) {
     if (!(this instanceof Hash)) return new Hash(algorithm, options);
@@ -99,11 +96,7 @@ class Hash {
   }
 
   update(data, inputEncoding) {
-    const st = this[kState];
-    if (st.finalized) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    // Chunks are copied: the caller may reuse its buffer after update().
-    const bytes = toBytes(data, inputEncoding);
-    st.chunks.push(typeof data === 'string' ? bytes : bytes.slice());
+    bufferUpdate(this[kState], data, inputEncoding);
     return this;
   }
 
@@ -111,7 +104,7 @@ class Hash {
     const st = this[kState];
     if (st.finalized) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
     st.finalized = true;
-    const result = native().digest(st.alg, concat(st.chunks));
+    const result = native().digest(st.alg, concatBytes(st.chunks));
     st.chunks = [];
     return encodeOutput(result, outputEncoding);
   }
@@ -135,10 +128,7 @@ class Hmac {
   }
 
   update(data, inputEncoding) {
-    const st = this[kState];
-    if (st.finalized) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    const bytes = toBytes(data, inputEncoding);
-    st.chunks.push(typeof data === 'string' ? bytes : bytes.slice());
+    bufferUpdate(this[kState], data, inputEncoding);
     return this;
   }
 
@@ -147,7 +137,7 @@ class Hmac {
     // Node returns an empty result (not an error) for a second digest().
     if (st.finalized) return encodeOutput(new ArrayBuffer(0), outputEncoding);
     st.finalized = true;
-    const result = native().hmac(st.alg, st.key, concat(st.chunks));
+    const result = native().hmac(st.alg, st.key, concatBytes(st.chunks));
     st.chunks = [];
     return encodeOutput(result, outputEncoding);
   }
@@ -365,7 +355,7 @@ function hkdfBytes(alg, ikm, salt, info, length) {
   const out = new Uint8Array(length);
   let prev = new Uint8Array(0);
   for (let i = 0, off = 0; off < length; i++) {
-    const input = concat([prev, info, Uint8Array.of(i + 1)]);
+    const input = concatBytes([prev, info, Uint8Array.of(i + 1)]);
     prev = new Uint8Array(n.hmac(alg, prk, input));
     out.set(prev.subarray(0, Math.min(prev.length, length - off)), off);
     off += prev.length;

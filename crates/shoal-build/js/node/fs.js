@@ -186,26 +186,24 @@ function existsSync(path) {
   }
 }
 
-function statSync(path, options) {
+// There are no symlinks in a Function's mounts: lstat is stat.
+function statWith(syscall, path, options) {
   const opts = getOptions(options, { throwIfNoEntry: true });
   const [shown, resolved] = getPath(path);
   try {
-    return statRaw(shown, resolved, 'stat');
+    return statRaw(shown, resolved, syscall);
   } catch (err) {
     if (err.code === 'ENOENT' && opts.throwIfNoEntry === false) return undefined;
     throw err;
   }
 }
 
+function statSync(path, options) {
+  return statWith('stat', path, options);
+}
+
 function lstatSync(path, options) {
-  const opts = getOptions(options, { throwIfNoEntry: true });
-  const [shown, resolved] = getPath(path);
-  try {
-    return statRaw(shown, resolved, 'lstat');
-  } catch (err) {
-    if (err.code === 'ENOENT' && opts.throwIfNoEntry === false) return undefined;
-    throw err;
-  }
+  return statWith('lstat', path, options);
 }
 
 function readdirSync(path, options) {

@@ -8,7 +8,7 @@
 //! message on bad input, never traps.
 
 use javy_plugin_api::javy::quickjs::{
-    ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray, Value, function::Opt,
+    ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray, function::Opt,
 };
 
 fn throw(ctx: &Ctx<'_>, message: impl AsRef<str>) -> javy_plugin_api::javy::quickjs::Error {
@@ -194,14 +194,7 @@ fn url_parse<'js>(ctx: Ctx<'js>, input: String, base: Opt<String>) -> JsResult<O
         Some(base) => url::Url::parse(&base).and_then(|b| b.join(&input)),
         None => url::Url::parse(&input),
     };
-    let url = parsed.map_err(|_| {
-        let _ = ctx.throw(
-            Exception::from_message(ctx.clone(), &format!("Invalid URL: {input}"))
-                .map(|e| e.into_value())
-                .unwrap_or_else(|_| Value::new_undefined(ctx.clone())),
-        );
-        javy_plugin_api::javy::quickjs::Error::Exception
-    })?;
+    let url = parsed.map_err(|_| throw(&ctx, format!("Invalid URL: {input}")))?;
     url_parts(ctx, &url)
 }
 

@@ -1,5 +1,6 @@
 'use strict';
 // WHATWG Blob and File (File API), holding their bytes in memory.
+const { concatBytes } = require('./bytes.js');
 
 const { encodeUtf8, decodeUtf8 } = require('./text-coding');
 const { invalidArgType, notAvailable } = require('./errors');
@@ -28,17 +29,6 @@ function normalizeType(type) {
   return /^[\x20-\x7e]*$/.test(t) ? t.toLowerCase() : '';
 }
 
-function concat(chunks) {
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
 
 class Blob {
   constructor(sources = [], options = undefined) {
@@ -52,7 +42,7 @@ class Blob {
     }
     const chunks = [];
     for (const part of sources) chunks.push(partBytes(part, endings));
-    Object.defineProperty(this, kBytes, { value: concat(chunks) });
+    Object.defineProperty(this, kBytes, { value: concatBytes(chunks) });
     Object.defineProperty(this, kType, { value: normalizeType(opts.type) });
   }
 

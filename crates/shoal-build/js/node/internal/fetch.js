@@ -13,6 +13,7 @@ const { Blob } = require("./blob.js");
 const { FormData } = require("./form-data.js");
 const { AbortController } = require("./abort.js");
 const { DOMException } = require("./dom-exception.js");
+const { concatBytes } = require("./bytes.js");
 
 const encoder = new globalThis.TextEncoder();
 const decoder = new globalThis.TextDecoder();
@@ -122,7 +123,7 @@ async function extractBody(body) {
   if (typeof body[Symbol.asyncIterator] === "function") {
     const chunks = [];
     for await (const chunk of body) chunks.push(typeof chunk === "string" ? encoder.encode(chunk) : bytesOf(chunk));
-    return { bytes: concat(chunks), type: null };
+    return { bytes: concatBytes(chunks), type: null };
   }
   return { bytes: encoder.encode(String(body)), type: "text/plain;charset=UTF-8" };
 }
@@ -141,20 +142,9 @@ async function encodeMultipart(form) {
     }
   }
   parts.push(encoder.encode(`--${boundary}--\r\n`));
-  return { bytes: concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+  return { bytes: concatBytes(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
 
-function concat(chunks) {
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
 
 /** The read side every Request and Response shares. */
 class Body {
@@ -348,8 +338,7 @@ function failure(head) {
   // reason is appended so an uncaught failure is clear in the log too.
   const cause = new Error(head.error);
   cause.code = `SHOAL_OUTBOUND_${String(head.kind || "network").toUpperCase()}`;
-  const error = new TypeError(`fetch failed: ${head.error}`, { cause });
-  return error;
+  return new TypeError(`fetch failed: ${head.error}`, { cause });
 }
 
 async function fetch(input, init) {
