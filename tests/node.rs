@@ -344,7 +344,7 @@ async fn emitted_events_are_posted_with_trace_headers() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(headers["content-type"], "application/cloudevents+json");
+    assert_eq!(headers["content-type"], "application/cloudevents+json; charset=utf-8");
     assert_eq!(
         headers["traceparent"],
         "00-11111111111111111111111111111111-2222222222222222-01"

@@ -35,7 +35,13 @@ pub fn runtime() -> Arc<Runtime> {
                 cache_dir: Some(workspace_root().join("target/shoal-test-cache")),
                 ..RuntimeConfig::default()
             };
-            Arc::new(Runtime::new(&config).expect("creating the runtime"))
+            let outbound = shoal_outbound::HttpOutbound::new(shoal_outbound::OutboundConfig::default())
+                .expect("the outbound HTTP client");
+            Arc::new(
+                Runtime::new(&config)
+                    .expect("creating the runtime")
+                    .with_outbound(Arc::new(outbound)),
+            )
         })
         .clone()
 }

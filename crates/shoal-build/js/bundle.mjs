@@ -7,7 +7,7 @@
 // printed one per line as "file:line:column: message" and exit non-zero.
 import { build } from "esbuild";
 import { bareName, isBuiltin, moduleFile, nodeDir } from "./node/modules.mjs";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,9 +18,37 @@ if (!dir || !out) {
 }
 const prelude = path.join(path.dirname(fileURLToPath(import.meta.url)), "prelude.js");
 const entry = path.join(dir, "__shoal_entry.mjs");
+const globalsInstaller = path.join(dir, "__shoal_globals.mjs");
 // A dynamic import keeps the handler's load failures catchable by the
 // prelude, which then answers "User function not loaded" like Kyma.
-writeFileSync(entry, `import { run } from ${JSON.stringify(prelude)};\nawait run(() => import("./handler.js"));\n`);
+function writeEntry(installGlobals) {
+  const install = installGlobals ? `import ${JSON.stringify(globalsInstaller)};\n` : "";
+  writeFileSync(entry, `${install}import { run } from ${JSON.stringify(prelude)};\nawait run(() => import("./handler.js"));\n`);
+}
+
+// The globals js/node/globals.js supplies through esbuild's inject, which
+// sees bare references (`fetch(...)`, `typeof Buffer`) only.
+const INJECTED_GLOBALS = [
+  "AbortController", "AbortSignal", "Blob", "Buffer", "CustomEvent", "DOMException", "Event", "EventTarget",
+  "File", "FormData", "Headers", "Intl", "Request", "Response", "URL", "URLSearchParams", "atob", "btoa",
+  "crypto", "fetch", "structuredClone",
+];
+const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\[\\s*["'])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
+
+/**
+ * Globals the bundled code reaches as members (`globalThis.crypto`,
+ * `global.Buffer`): those must really be on globalThis, so a small module
+ * puts them there before anything else runs.
+ */
+function globalsReachedAsMembers(metafile) {
+  const names = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const file = path.resolve(dir, input);
+    if (file.startsWith(nodeDir) || file === prelude) continue;
+    for (const m of readFileSync(file, "utf8").matchAll(GLOBAL_MEMBER)) names.add(m[1]);
+  }
+  return [...names].sort();
+}
 
 // Node's built-in modules Shoal implements map to js/node (node/modules.mjs);
 // any other built-in fails the build, naming the module.
@@ -47,31 +75,46 @@ const nodeBuiltins = {
   },
 };
 
+const options = {
+  entryPoints: [entry],
+  absWorkingDir: dir,
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2023",
+  // How Node resolves: a package's "node" conditions and its CommonJS
+  // entry for require(), its ESM entry for import (esbuild picks the
+  // condition by how each module is imported).
+  mainFields: ["main", "module"],
+  conditions: ["node"],
+  // Web and Node globals (Buffer, URL, fetch, ...): each is bundled only
+  // when the Function's code refers to it.
+  inject: [path.join(nodeDir, "globals.js")],
+  // Where Kyma's Node.js runtime keeps the handler.
+  define: { "import.meta.url": JSON.stringify("file:///usr/src/app/function/handler.js") },
+  outfile: out,
+  logLevel: "silent",
+  legalComments: "none",
+  // Class and function names stay as written (error messages, instanceof
+  // checks by name and util.inspect show them).
+  keepNames: true,
+  metafile: true,
+  plugins: [nodeBuiltins],
+};
+
 try {
-  const result = await build({
-    entryPoints: [entry],
-    absWorkingDir: dir,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2023",
-    // How Node resolves: a package's "node" conditions and its CommonJS
-    // entry for require(), its ESM entry for import (esbuild picks the
-    // condition by how each module is imported).
-    mainFields: ["main", "module"],
-    conditions: ["node"],
-    // Web and Node globals (Buffer, URL, fetch, ...): each is bundled only
-    // when the Function's code refers to it.
-    inject: [path.join(nodeDir, "globals.js")],
-    outfile: out,
-    write: true,
-    logLevel: "silent",
-    legalComments: "none",
-    // Class and function names stay as written (error messages, instanceof
-    // checks by name and util.inspect show them).
-    keepNames: true,
-    plugins: [nodeBuiltins],
-  });
+  writeEntry(false);
+  let result = await build(options);
+  const members = globalsReachedAsMembers(result.metafile);
+  if (members.length > 0) {
+    writeFileSync(
+      globalsInstaller,
+      `import { ${members.join(", ")} } from ${JSON.stringify(path.join(nodeDir, "globals.js"))};\n` +
+        `Object.assign(globalThis, { ${members.join(", ")} });\n`,
+    );
+    writeEntry(true);
+    result = await build(options);
+  }
   for (const w of result.warnings) console.error(`warning: ${format(w)}`);
 } catch (err) {
   const errors = err.errors && err.errors.length ? err.errors : [{ text: String(err.message || err) }];

@@ -58,12 +58,15 @@ const request = readRequest();
 const head = request.head;
 
 // ---------------------------------------------------------------- globals
+const NODE_VERSIONS = { nodejs20: "20.19.0", nodejs22: "22.12.0", nodejs24: "24.0.0" };
 globalThis.process = globalThis.process || {
   env: Object.assign({}, head.env),
   argv: ["node", "handler.js"],
-  platform: "wasi",
-  version: "v22.0.0-shoal",
-  versions: {},
+  // What code checks for feature detection: the Node.js line of the
+  // Function's runtime (Shoal implements its APIs), and Linux, where Kyma runs.
+  platform: "linux",
+  version: `v${NODE_VERSIONS[head.function && head.function.runtime] || NODE_VERSIONS.nodejs24}`,
+  versions: { node: NODE_VERSIONS[head.function && head.function.runtime] || NODE_VERSIONS.nodejs24, shoal: "1" },
   nextTick: (fn, ...args) => queueMicrotaskShim(() => fn(...args)),
   hrtime: Object.assign(
     (prev) => {
@@ -82,6 +85,93 @@ globalThis.process = globalThis.process || {
   on: () => globalThis.process,
   emitWarning: (w) => console.warn(String(w)),
 };
+
+// console: the engine has log and error; Node's other methods write to the
+// same two streams (the node tags every line with the Function), with
+// util.format's placeholders.
+function formatLogArgs(args) {
+  const show = (v) => {
+    if (typeof v === "string") return v;
+    if (typeof v === "bigint") return `${v}n`;
+    if (typeof v === "symbol" || typeof v === "function" || v === undefined) return String(v);
+    if (v instanceof Error) return v.stack ? `${v.name}: ${v.message}\n${v.stack}` : `${v.name}: ${v.message}`;
+    try {
+      return JSON.stringify(v, (k, x) => (typeof x === "bigint" ? `${x}n` : x)) ?? String(v);
+    } catch {
+      return String(v);
+    }
+  };
+  let rest = args;
+  let out = "";
+  if (typeof args[0] === "string" && args[0].includes("%")) {
+    let i = 1;
+    out = args[0].replace(/%([sdifjoOc%])/g, (m, f) => {
+      if (f === "%") return "%";
+      if (i >= args.length) return m;
+      const v = args[i++];
+      if (f === "s") return typeof v === "string" ? v : show(v);
+      if (f === "d" || f === "i") return String(f === "i" ? Math.trunc(Number(v)) : Number(v));
+      if (f === "f") return String(Number(v));
+      if (f === "c") return "";
+      return show(v);
+    });
+    rest = args.slice(i);
+  } else if (args.length) {
+    out = show(args[0]);
+    rest = args.slice(1);
+  }
+  for (const v of rest) out += ` ${show(v)}`;
+  return out;
+}
+{
+  const write = { out: console.log.bind(console), err: console.error.bind(console) };
+  let indent = "";
+  const counts = new Map();
+  const timers = new Map();
+  const emit = (stream) => (...args) => write[stream](indent + formatLogArgs(args).split("\n").join(`\n${indent}`));
+  Object.assign(console, {
+    log: emit("out"),
+    info: emit("out"),
+    debug: emit("out"),
+    dir: (v) => emit("out")(v),
+    table: (v) => emit("out")(v),
+    error: emit("err"),
+    warn: emit("err"),
+    trace: (...args) => emit("err")(`Trace: ${formatLogArgs(args)}`),
+    assert: (ok, ...args) => {
+      if (!ok) emit("err")(args.length ? `Assertion failed: ${formatLogArgs(args)}` : "Assertion failed");
+    },
+    group: (...args) => {
+      if (args.length) emit("out")(...args);
+      indent += "  ";
+    },
+    groupEnd: () => {
+      indent = indent.slice(2);
+    },
+    count: (label = "default") => {
+      counts.set(label, (counts.get(label) || 0) + 1);
+      emit("out")(`${label}: ${counts.get(label)}`);
+    },
+    countReset: (label = "default") => counts.delete(label),
+    time: (label = "default") => timers.set(label, Date.now()),
+    timeLog: (label = "default", ...args) => emit("out")(`${label}: ${Date.now() - (timers.get(label) ?? Date.now())}ms`, ...args),
+    timeEnd: (label = "default") => {
+      emit("out")(`${label}: ${Date.now() - (timers.get(label) ?? Date.now())}ms`);
+      timers.delete(label);
+    },
+  });
+  console.groupCollapsed = console.group;
+}
+
+// Node names the zone after the offset; QuickJS stops at it. Shoal runs in
+// UTC, as Kyma's pods do.
+{
+  const dateToString = Date.prototype.toString;
+  Date.prototype.toString = function toString() {
+    const text = dateToString.call(this);
+    return text.endsWith("GMT+0000") ? `${text} (Coordinated Universal Time)` : text;
+  };
+}
 
 function queueMicrotaskShim(fn) {
   Promise.resolve().then(fn);
@@ -207,40 +297,64 @@ function decodeComponent(s) {
   }
 }
 
-// qs-style parsing (what Express's extended parsers produce): a=1&a=2 gives
-// an array, a[b]=1 a nested object, a[]=1 an array.
-function parseQuery(query) {
-  const out = {};
+// Express 5's "simple" query parser (Node's querystring): flat keys (so
+// `filter[status]=open` gives the key "filter[status]"), a repeated key gives
+// an array, and the object has no prototype.
+function parseSimpleQuery(query) {
+  const out = Object.create(null);
   if (!query) return out;
   for (const part of query.split("&")) {
     if (!part) continue;
     const eq = part.indexOf("=");
+    const key = decodeComponent(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? "" : decodeComponent(part.slice(eq + 1));
+    if (!(key in out)) out[key] = value;
+    else if (Array.isArray(out[key])) out[key].push(value);
+    else out[key] = [out[key], value];
+  }
+  return out;
+}
+
+// body-parser's extended urlencoded parser (the qs package): `a[b]=1` nests,
+// `a[]=1` and `a[0]=1` (indices up to 20) make arrays, `a=1&a=2` an array.
+const QS_ARRAY_LIMIT = 20;
+function parseExtendedForm(text) {
+  const out = {};
+  for (const part of text.split("&")) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
     const rawKey = decodeComponent(eq < 0 ? part : part.slice(0, eq));
     const value = eq < 0 ? "" : decodeComponent(part.slice(eq + 1));
-    const path = [];
     const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
-    if (m) {
-      path.push(m[1]);
-      for (const seg of m[2].match(/\[[^[\]]*\]/g) || []) path.push(seg.slice(1, -1));
-    } else {
-      path.push(rawKey);
-    }
+    const path = m ? [m[1], ...(m[2].match(/\[[^[\]]*\]/g) || []).map((seg) => seg.slice(1, -1))] : [rawKey];
     let node = out;
     for (let i = 0; i < path.length; i++) {
       const key = path[i];
-      const last = i === path.length - 1;
-      if (last) {
-        if (key === "" && Array.isArray(node)) node.push(value);
+      if (i === path.length - 1) {
+        if (Array.isArray(node) && key === "") node.push(value);
         else if (Object.prototype.hasOwnProperty.call(node, key)) node[key] = [].concat(node[key], value);
         else node[key] = value;
-      } else {
-        const wantArray = path[i + 1] === "";
-        if (node[key] === undefined || typeof node[key] !== "object") node[key] = wantArray ? [] : {};
-        node = node[key];
+        break;
       }
+      const next = path[i + 1];
+      const index = /^\d+$/.test(next) ? Number(next) : -1;
+      const wantArray = next === "" || (index >= 0 && index <= QS_ARRAY_LIMIT);
+      // qs merges `a[][b]=1&a[][c]=2` into one element: a non-leaf `[]` is index 0.
+      const slot = key === "" ? 0 : key;
+      if (node[slot] === undefined || typeof node[slot] !== "object") node[slot] = wantArray ? [] : {};
+      node = node[slot];
     }
   }
-  return out;
+  return compactArrays(out);
+}
+
+// qs drops the holes `a[3]=x` alone would leave.
+function compactArrays(value) {
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(compactArrays);
+  if (value && typeof value === "object") {
+    for (const k of Object.keys(value)) value[k] = compactArrays(value[k]);
+  }
+  return value;
 }
 
 function mediaType(contentType) {
@@ -261,8 +375,11 @@ function parseBody(contentType, bytes) {
     }
   }
   if (type.startsWith("text/")) return decoder.decode(bytes);
-  if (type === "application/x-www-form-urlencoded") return parseQuery(decoder.decode(bytes));
-  return bytes;
+  if (type === "application/x-www-form-urlencoded") return parseExtendedForm(decoder.decode(bytes));
+  // A Buffer, as body-parser's raw parser gives, when the Function loaded
+  // Buffer (node/buffer.js registers it); the bytes as they are otherwise.
+  const NodeBuffer = globalThis.__shoal_Buffer;
+  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
 }
 
 const HTTP_STATUS_TEXT = {
@@ -294,7 +411,13 @@ class Response {
       for (const k of Object.keys(name)) this.set(k, name[k]);
       return this;
     }
-    this.headers.set(String(name).toLowerCase(), [String(name), Array.isArray(value) ? value.map(String) : String(value)]);
+    let text = Array.isArray(value) ? value.map(String) : String(value);
+    // Express adds the charset to text-like types it is given without one.
+    if (String(name).toLowerCase() === "content-type" && typeof text === "string" && !/;\s*charset=/i.test(text)) {
+      const type = mediaType(text);
+      if (type.startsWith("text/") || type === "application/json" || type === "application/javascript") text += "; charset=utf-8";
+    }
+    this.headers.set(String(name).toLowerCase(), [String(name), text]);
     return this;
   }
   header(name, value) {
@@ -328,8 +451,10 @@ class Response {
     return this;
   }
   json(value) {
-    if (!this.get("content-type")) this.set("Content-Type", "application/json; charset=utf-8");
+    // Serialised first, as Express does: a value that cannot be (a BigInt)
+    // throws before any header is set.
     const text = JSON.stringify(value);
+    if (!this.get("content-type")) this.set("Content-Type", "application/json; charset=utf-8");
     return this.end(text === undefined ? "" : text);
   }
   send(body) {
@@ -347,6 +472,11 @@ class Response {
   }
   sendStatus(code) {
     this.status(code);
+    if (code === 204 || code === 304) {
+      // Express sends no entity with these.
+      this.removeHeader("content-type");
+      return this.end();
+    }
     if (!this.get("content-type")) this.set("Content-Type", "text/plain; charset=utf-8");
     return this.end(HTTP_STATUS_TEXT[code] || String(code));
   }
@@ -375,7 +505,11 @@ function toBytes(value) {
 }
 
 function describeError(err) {
-  if (err instanceof Error) return err.stack ? `${err.message}\n${err.stack}` : String(err.message);
+  if (err instanceof Error) {
+    const text = err.stack ? `${err.message}\n${err.stack}` : String(err.message);
+    // fetch puts the reason in `cause`, as Node's does.
+    return err.cause !== undefined ? `${text}\nCaused by: ${describeError(err.cause)}` : text;
+  }
   try {
     return typeof err === "string" ? err : JSON.stringify(err);
   } catch {
@@ -383,7 +517,7 @@ function describeError(err) {
   }
 }
 
-function writeResponse(res, events) {
+function writeResponse(res) {
   const headers = [["Access-Control-Allow-Origin", "*"]];
   for (const [name, value] of res.headers.values()) {
     if (name.toLowerCase() === "access-control-allow-origin") headers[0] = [name, value];
@@ -391,7 +525,7 @@ function writeResponse(res, events) {
     else headers.push([name, value]);
   }
   const status = Number.isInteger(res.statusCode) && res.statusCode >= 100 && res.statusCode <= 999 ? res.statusCode : 500;
-  const headBytes = encoder.encode(JSON.stringify({ v: ENVELOPE_VERSION, status, headers, events }));
+  const headBytes = encoder.encode(JSON.stringify({ v: ENVELOPE_VERSION, status, headers }));
   const frame = new Uint8Array(4 + headBytes.length + res.body.length);
   new DataView(frame.buffer).setUint32(0, headBytes.length, true);
   frame.set(headBytes, 4);
@@ -402,38 +536,77 @@ function writeResponse(res, events) {
 // ---------------------------------------------------------------- event
 const CE_FIELDS = ["type", "source", "eventtypeversion", "specversion", "id", "time", "datacontenttype"];
 
-function buildEvent(req, res, emitted) {
+function randomUuid() {
+  const b = new Uint8Array(__shoal_native.randomBytes(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// The cloudevents SDK's reading of an event: time as ISO-8601 in UTC with
+// milliseconds (now when absent), an id when absent.
+function cloudEventAttributes(fields, data) {
   const event = {};
+  for (const f of CE_FIELDS) event[`ce-${f}`] = fields[f];
+  const time = fields.time === undefined ? new Date() : new Date(fields.time);
+  event["ce-time"] = Number.isNaN(time.getTime()) ? fields.time : time.toISOString();
+  if (event["ce-id"] === undefined) event["ce-id"] = randomUuid();
+  event.data = data;
+  return event;
+}
+
+/** A request made by the node for the prelude itself (the publisher proxy). */
+function hostRequest(method, url, headers, bytes) {
+  return new Promise((resolve, reject) => {
+    const withTrace = headers.concat((globalThis.__shoal_trace_headers || []).filter(([k]) => !headers.some(([h]) => h.toLowerCase() === k.toLowerCase())));
+    const id = __shoal_host.httpStart(JSON.stringify({ method, url, headers: withTrace, redirect: "follow" }), bytes);
+    hostCalls.set(id, (result) => {
+      const answer = JSON.parse(result.head);
+      if (answer.error !== undefined) reject(new Error(`posting the CloudEvent to ${url} failed: ${answer.error}`));
+      else if (answer.status < 200 || answer.status > 299) reject(new Error(`Request failed with status code ${answer.status}`));
+      else resolve({ status: answer.status, statusText: answer.statusText, headers: Object.fromEntries(answer.headers) });
+    });
+  });
+}
+
+function buildEvent(req, res) {
+  let event = {
+    extensions: { request: req, response: res },
+    setResponseHeader: (name, value) => res.set(name, value),
+    setResponseContentType: (t) => res.type(t),
+    setResponseStatus: (code) => res.status(code),
+    // As Kyma: a structured CloudEvent POSTed to PUBLISHER_PROXY_ADDRESS
+    // (through the node's outbound client), resolved once it is accepted.
+    emitCloudEvent: (type, source, data, optionalAttributes) => {
+      const attributes = Object.assign({}, optionalAttributes || {});
+      if (!attributes.datacontenttype) {
+        attributes.datacontenttype = typeof data === "object" ? "application/json" : typeof data === "string" ? "text/plain" : undefined;
+      }
+      const cloudEvent = Object.assign(
+        { id: randomUuid(), time: new Date().toISOString(), type, source, specversion: "1.0" },
+        attributes,
+        { data },
+      );
+      const address = process.env.PUBLISHER_PROXY_ADDRESS || "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish";
+      return hostRequest("POST", address, [["content-type", "application/cloudevents+json; charset=utf-8"]], encoder.encode(JSON.stringify(cloudEvent)));
+    },
+  };
+  // Kyma: an event only when there is a body (multipart excepted); a
+  // structured or binary CloudEvent gives its attributes, anything else `data`.
   const type = mediaType(req.headers["content-type"]);
-  let data = req.body;
-  if (type === "application/cloudevents+json" && data && typeof data === "object") {
-    for (const f of CE_FIELDS) event[`ce-${f}`] = data[f];
-    data = data.data;
-  } else {
-    for (const f of CE_FIELDS) event[`ce-${f}`] = req.headers[`ce-${f}`];
-    if (event["ce-datacontenttype"] === undefined && req.headers["ce-type"] !== undefined) {
-      event["ce-datacontenttype"] = req.headers["content-type"];
+  if (req.body && !type.startsWith("multipart/")) {
+    if (type === "application/cloudevents+json" && req.body && typeof req.body === "object") {
+      event = Object.assign(event, cloudEventAttributes(req.body, req.body.data));
+    } else if (req.headers["ce-type"] !== undefined && req.headers["ce-source"] !== undefined) {
+      const fields = {};
+      for (const f of CE_FIELDS) fields[f] = req.headers[`ce-${f}`];
+      if (fields.datacontenttype === undefined) fields.datacontenttype = req.headers["content-type"];
+      event = Object.assign(event, cloudEventAttributes(fields, req.body));
+    } else {
+      event.data = req.body;
     }
   }
-  event.data = data;
-  event.extensions = { request: req, response: res };
-  event.setResponseHeader = (name, value) => res.set(name, value);
-  event.setResponseContentType = (t) => res.type(t);
-  event.setResponseStatus = (code) => res.status(code);
-  // Wasm has no sockets: emitted events travel back in the response frame
-  // and the node posts them to PUBLISHER_PROXY_ADDRESS.
-  event.emitCloudEvent = (ceType, source, payload, attributes) => {
-    emitted.push({
-      specversion: "1.0",
-      type: ceType,
-      source,
-      id: (attributes && attributes.id) || `${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`,
-      datacontenttype: "application/json",
-      ...(attributes || {}),
-      data: payload,
-    });
-    return Promise.resolve();
-  };
   return event;
 }
 
@@ -446,7 +619,7 @@ function buildRequest(body) {
     url,
     originalUrl: url,
     baseUrl: "",
-    query: parseQuery(head.query),
+    query: parseSimpleQuery(head.query),
     params: {},
     headers,
     body,
@@ -490,7 +663,6 @@ export async function run(load) {
 /** Serves the request; `idle` settles when the event loop ran dry. */
 async function serve(load, idle) {
   const res = new Response();
-  const emitted = [];
   let mod;
   try {
     mod = await load();
@@ -498,7 +670,7 @@ async function serve(load, idle) {
     console.error("The Function's code failed to load:", describeError(err));
     if (head.probe) return probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
     res.status(500).end("User function not loaded");
-    return writeResponse(res, emitted);
+    return writeResponse(res);
   }
   const main = mod && (typeof mod.main === "function" ? mod.main : mod.default && mod.default.main);
   if (head.probe) {
@@ -509,7 +681,7 @@ async function serve(load, idle) {
   if (typeof main !== "function") {
     console.error("Content loaded is not a function. Make sure your function exports 'main' function");
     res.status(500).end("User function not loaded");
-    return writeResponse(res, emitted);
+    return writeResponse(res);
   }
 
   let req;
@@ -518,7 +690,7 @@ async function serve(load, idle) {
   } catch (err) {
     if (!(err instanceof BadRequest)) throw err;
     res.status(400).set("Content-Type", "text/plain; charset=utf-8").end(err.message);
-    return writeResponse(res, emitted);
+    return writeResponse(res);
   }
 
   // Outbound calls carry the incoming trace context (W3C and B3) unless the
@@ -526,7 +698,7 @@ async function serve(load, idle) {
   globalThis.__shoal_trace_headers = head.headers.filter(([k]) =>
     /^(traceparent|tracestate|b3|x-b3-[a-z]+|x-request-id)$/i.test(k),
   );
-  const event = buildEvent(req, res, emitted);
+  const event = buildEvent(req, res);
   const fn = head.function || {};
   const context = {
     "function-name": fn.name,
@@ -545,8 +717,13 @@ async function serve(load, idle) {
           if (body instanceof Uint8Array || body instanceof ArrayBuffer) res.end(body);
           else res.json(body);
           break;
+        case "string":
+          res.end(body);
+          break;
         default:
-          res.end(String(body));
+          // What Node's res.end does with a number, boolean or BigInt: the
+          // throw makes it Kyma's 500 "Internal server error".
+          throw new TypeError(`The "chunk" argument must be of type string or an instance of Buffer or Uint8Array. Received type ${typeof body}`);
       }
     } else if (status) {
       res.sendStatus(status);
@@ -576,11 +753,11 @@ async function serve(load, idle) {
     res.ended,
     idle.then(() => fail(new Error("main returned a Promise that never settled"))),
   ]);
-  writeResponse(res, emitted);
+  writeResponse(res);
 }
 
 function probeAnswer(ok, message) {
   const res = new Response();
   res.status(ok ? 200 : 422).set("Content-Type", "text/plain; charset=utf-8").end(message);
-  writeResponse(res, []);
+  writeResponse(res);
 }

@@ -75,10 +75,6 @@ pub struct ResponseHead {
     pub status: u16,
     /// Header lines in the order the Function set them.
     pub headers: Vec<(String, String)>,
-    /// CloudEvents the Function emitted (structured-mode JSON objects). The
-    /// guest has no sockets; the host posts them to the publisher proxy.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub events: Vec<serde_json::Value>,
 }
 
 /// Frames a head and a body: `u32 LE head length`, head JSON, body bytes.
@@ -147,7 +143,6 @@ mod tests {
             v: ENVELOPE_VERSION,
             status: 201,
             headers: vec![("x-a".into(), "1".into())],
-            events: vec![],
         };
         let body = [0u8, 159, 146, 150, 255];
         let frame = encode(&head, &body);

@@ -10,7 +10,6 @@
 //! This crate does not build modules (`shoal-build`) or talk to Kubernetes
 //! (`shoal-controller`); it is told what to serve.
 
-mod events;
 pub mod functions;
 pub mod metrics;
 pub mod routing;

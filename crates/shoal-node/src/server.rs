@@ -33,7 +33,8 @@ use crate::{
 pub struct NodeConfig {
     /// Namespace of bare-name Hosts.
     pub default_namespace: String,
-    /// Where `emitCloudEvent` events are posted.
+    /// PUBLISHER_PROXY_ADDRESS handed to Functions: where `emitCloudEvent`
+    /// posts (from the sandbox, through the runtime's outbound client).
     pub publisher_proxy: String,
     /// TRACE_COLLECTOR_ENDPOINT handed to Functions.
     pub trace_collector: String,
@@ -71,7 +72,6 @@ pub struct Node {
     config: NodeConfig,
     ready: AtomicBool,
     in_flight: AtomicU64,
-    events: crate::events::EventPublisher,
 }
 
 type HttpResponse = Response<Full<Bytes>>;
@@ -79,13 +79,11 @@ type HttpResponse = Response<Full<Bytes>>;
 impl Node {
     /// A node serving `table`.
     pub fn new(table: Arc<FunctionTable>, config: NodeConfig) -> Arc<Self> {
-        let events = crate::events::EventPublisher::new(config.publisher_proxy.clone());
         Arc::new(Self {
             table,
             config,
             ready: AtomicBool::new(true),
             in_flight: AtomicU64::new(0),
-            events,
         })
     }
 
@@ -161,7 +159,6 @@ impl Node {
             Ok(()) => tracing::info!("all connections drained"),
             Err(_) => tracing::warn!("drain timeout reached with connections still open"),
         }
-        self.events.flush(Duration::from_secs(5)).await;
         Ok(())
     }
 
@@ -354,10 +351,6 @@ impl Node {
                 return text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
             }
         };
-        if !head.events.is_empty() {
-            self.events
-                .publish(key, head.events.clone(), trace_headers(&parts.headers));
-        }
         build_response(&head, Bytes::copy_from_slice(body))
     }
 
@@ -425,28 +418,6 @@ fn build_response(head: &ResponseHead, body: Bytes) -> HttpResponse {
         }
     }
     response
-}
-
-fn trace_headers(headers: &HeaderMap) -> Vec<(String, String)> {
-    const TRACE: [&str; 8] = [
-        "traceparent",
-        "tracestate",
-        "b3",
-        "x-b3-traceid",
-        "x-b3-spanid",
-        "x-b3-parentspanid",
-        "x-b3-sampled",
-        "x-request-id",
-    ];
-    TRACE
-        .iter()
-        .filter_map(|name| {
-            headers
-                .get(*name)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| (name.to_string(), v.to_string()))
-        })
-        .collect()
 }
 
 fn preflight(headers: &HeaderMap) -> HttpResponse {

@@ -13,6 +13,7 @@ use anyhow::Context;
 use clap::Args;
 use shoal_build::{Builder, FunctionSource, JsTools, Linking};
 use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, ModuleSource, Node, TableConfig};
+use shoal_runtime::Mount;
 
 use crate::node_support::{self, NodeArgs};
 
@@ -148,9 +149,10 @@ async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &No
             .build(&source.inputs, linking)
             .await
             .map_err(|e| format!("{key}: {e}"))?;
+        let config = function_config(&source, node).map_err(|e| format!("{key}: {e}"))?;
         Ok((
             key,
-            function_config(&source, node),
+            config,
             built.wasm,
             curl_args(&source),
             built.timings.total.as_millis(),
@@ -200,8 +202,13 @@ impl Watched {
 }
 
 /// How a Function from disk runs: its static env, its preset's memory
-/// limit, and FUNC_TIMEOUT / REQ_MB_LIMIT overrides from its env.
-pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> FunctionConfig {
+/// limit, FUNC_TIMEOUT / REQ_MB_LIMIT overrides from its env, and its
+/// secretMounts, each Secret standing in as the folder
+/// `.secrets/<secretName>` next to the Function (one file per key).
+///
+/// # Errors
+/// When a mounted Secret has no folder.
+pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> Result<FunctionConfig, String> {
     let (env, memory_limit) = match &source.function {
         Some(f) => (
             shoal_build::static_env(f),
@@ -209,12 +216,28 @@ pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> FunctionConf
         ),
         None => (BTreeMap::new(), FunctionConfig::default().memory_limit),
     };
-    FunctionConfig::from_env(
+    let mut config = FunctionConfig::from_env(
         source.inputs.runtime.clone(),
         env,
         memory_limit,
         &node.function_defaults(),
-    )
+    );
+    let secrets = source.origin.parent().unwrap_or(Path::new(".")).join(".secrets");
+    for mount in source.function.iter().flat_map(|f| &f.spec.secret_mounts) {
+        let folder = secrets.join(&mount.secret_name);
+        if !folder.is_dir() {
+            return Err(format!(
+                "secretMounts: in local mode Secret {} is the folder {} (one file per key), which does not exist",
+                mount.secret_name,
+                folder.display()
+            ));
+        }
+        config.mounts.push(Mount {
+            host: folder,
+            guest: mount.mount_path.clone(),
+        });
+    }
+    Ok(config)
 }
 
 /// Functions in `dir`: Kyma YAML files, .js files, and folders with handler.js.

@@ -431,3 +431,33 @@ fn the_same_function_built_twice_gives_the_same_artifact_digest() {
         assert_eq!(digests[0], digests[1], "{case}: the two artifacts differ");
     }
 }
+
+/// The differential suite (tests/compat): each realistic Function runs
+/// under real Node.js with a Kyma-like Express 5 runtime and under
+/// `shoal up`, and every answer must agree (by shape where randomness or
+/// the clock decides). Cases in tests/compat/known-differences.json are
+/// reported with their reason; one that starts agreeing fails until it is
+/// taken off the list.
+#[test]
+fn the_compat_corpus_answers_as_it_does_under_node() {
+    let out = Command::new("node")
+        .arg(workspace_root().join("tests/compat/harness/run-all.js"))
+        .args(["--shoal", env!("CARGO_BIN_EXE_shoal")])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .output()
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: Vec<&str> = stdout
+        .lines()
+        .filter(|l| {
+            l.starts_with("=== ") || l.starts_with("--- ") || l.contains(" passed, ") || l.contains("known differences")
+        })
+        .collect();
+    println!("{}", report.join("\n"));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        report.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

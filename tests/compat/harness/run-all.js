@@ -2,13 +2,19 @@
 'use strict';
 // Runs every case under real Node.js and prints what each request answered.
 //
-//   node run-all.js [--filter SUBSTRING] [--full] [--check-determinism]
+//   node run-all.js [--filter SUBSTRING] [--full] [--check-determinism] [--shoal SHOAL_BINARY]
 //
 // A case passes when run-case.js exits 0 (it ran without a harness error and every
 // request got its "expectStatus"). With --check-determinism each case runs twice and
 // the two runs must also agree under the case's compare modes (see compare.js).
 // Long lines are cut to 400 characters unless --full. The last line is the summary
 // `N passed, N failed`.
+//
+// With --shoal, each case also runs under Shoal (run-case.js --shoal) and passes when every
+// request's answer agrees with Node's under the case's compare modes. Cases listed in
+// ../known-differences.json (case -> why, or case -> {requests: {index: why}}) are expected to
+// differ: they are reported, not failed, and one that starts agreeing fails until it is taken
+// off the list.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -18,9 +24,10 @@ const { compareLines } = require('./compare');
 const CASES_DIR = path.join(__dirname, '..', 'cases');
 
 function parseArgs(argv) {
-  const opts = { filter: null, full: false, determinism: false };
+  const opts = { filter: null, full: false, determinism: false, shoal: null };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--filter') opts.filter = argv[++i];
+    else if (argv[i] === '--shoal') opts.shoal = argv[++i];
     else if (argv[i] === '--full') opts.full = true;
     else if (argv[i] === '--check-determinism') opts.determinism = true;
     else throw new Error(`unknown argument ${argv[i]}`);
@@ -28,15 +35,29 @@ function parseArgs(argv) {
   return opts;
 }
 
-function runCase(caseDir) {
+function runCase(caseDir, extra = []) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'run-case.js'), caseDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(__dirname, 'run-case.js'), caseDir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
   });
+}
+
+/** Why two runs' answers disagree, or null. */
+function disagreement(spec, a, b, skip = {}) {
+  const la = a.stdout.trim().split('\n').filter(Boolean);
+  const lb = b.stdout.trim().split('\n').filter(Boolean);
+  if (la.length !== lb.length) return `answered ${la.length} and ${lb.length} requests`;
+  for (let i = 0; i < la.length; i++) {
+    if (skip[i] !== undefined) continue;
+    const mode = spec.requests[i].compare || spec.compare || 'exact';
+    const diff = compareLines(JSON.parse(la[i]), JSON.parse(lb[i]), mode);
+    if (diff) return `request ${i} (${mode}): ${diff}`;
+  }
+  return null;
 }
 
 function cut(line, full) {
@@ -53,31 +74,45 @@ async function main() {
   const started = Date.now();
   let passed = 0;
   const failed = [];
+  const known = opts.shoal ? JSON.parse(fs.readFileSync(path.join(CASES_DIR, '..', 'known-differences.json'), 'utf8')) : {};
+  const stillDiffer = [];
   for (const name of cases) {
     const dir = path.join(CASES_DIR, name);
     const t0 = Date.now();
-    const first = await runCase(dir);
+    const spec = JSON.parse(fs.readFileSync(path.join(dir, 'requests.json'), 'utf8'));
+    const [first, shoal] = await Promise.all([runCase(dir), opts.shoal ? runCase(dir, ['--shoal', opts.shoal]) : null]);
     let problem = first.code === 0 ? null : `exit code ${first.code}`;
+    if (!problem && shoal) {
+      // A known difference is a whole case (a string) or some of its requests
+      // ({"requests": {"3": "why"}}), which are then left out of the comparison.
+      const skipped = typeof known[name] === 'object' ? known[name].requests : {};
+      const diff = shoal.code !== 0 ? `Shoal: ${shoal.stderr.trim().split('\n').slice(-3).join(' | ')}` : disagreement(spec, first, shoal, skipped);
+      if (diff && typeof known[name] === 'string') {
+        stillDiffer.push(name);
+        process.stdout.write(`=== ${name} known difference (${known[name]}): ${cut(diff, opts.full)}\n`);
+        continue;
+      }
+      if (diff) problem = `Shoal differs from Node: ${diff}`;
+      else if (typeof known[name] === 'string') problem = 'Shoal now agrees with Node: take it off known-differences.json';
+      else if (typeof known[name] === 'object') {
+        const agreeing = Object.keys(skipped).filter((i) => !disagreement(spec, first, shoal, Object.fromEntries(Object.keys(skipped).filter((j) => j !== i).map((j) => [j, 1]))));
+        if (agreeing.length) problem = `Shoal now agrees with Node on request(s) ${agreeing.join(', ')}: take them off known-differences.json`;
+      }
+    }
     if (!problem && opts.determinism) {
       const second = await runCase(dir);
-      const spec = JSON.parse(fs.readFileSync(path.join(dir, 'requests.json'), 'utf8'));
-      const a = first.stdout.trim().split('\n');
-      const b = second.stdout.trim().split('\n');
       if (second.code !== 0) problem = `second run: exit code ${second.code}`;
-      else if (a.length !== b.length) problem = `runs printed ${a.length} and ${b.length} lines`;
       else {
-        for (let i = 0; i < a.length && !problem; i++) {
-          const mode = spec.requests[i].compare || spec.compare || 'exact';
-          const diff = compareLines(JSON.parse(a[i]), JSON.parse(b[i]), mode);
-          if (diff) problem = `request ${i} differs between two runs (${mode}): ${diff}`;
-        }
+        const diff = disagreement(spec, first, second);
+        if (diff) problem = `two runs differ: ${diff}`;
       }
     }
     const ms = Date.now() - t0;
     process.stdout.write(`=== ${name} ${problem ? 'FAIL' : 'ok'} (${ms} ms)\n`);
     for (const line of first.stdout.split('\n').filter(Boolean)) process.stdout.write(`${cut(line, opts.full)}\n`);
     if (problem) {
-      process.stdout.write(`--- ${problem}\n${first.stderr}\n`);
+      process.stdout.write(`--- ${cut(problem, opts.full)}\n${first.stderr}\n`);
+      if (shoal) process.stdout.write(`--- Shoal answered:\n${shoal.stdout.split('\n').map((l) => cut(l, opts.full)).join('\n')}${shoal.stderr.slice(-2000)}\n`);
       failed.push(name);
     } else {
       passed += 1;
@@ -85,6 +120,7 @@ async function main() {
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   if (failed.length) process.stdout.write(`failed cases: ${failed.join(', ')}\n`);
+  if (stillDiffer.length) process.stdout.write(`${stillDiffer.length} known differences: ${stillDiffer.join(', ')}\n`);
   process.stdout.write(`total time ${secs} s\n`);
   process.stdout.write(`${passed} passed, ${failed.length} failed\n`);
   process.exitCode = failed.length ? 1 : 0;

@@ -2,7 +2,7 @@
 'use strict';
 // Runs one compat case under real Node.js through the Kyma-like server.
 //
-//   node run-case.js <case-dir> [--port P] [--logs]
+//   node run-case.js <case-dir> [--port P] [--logs] [--shoal SHOAL_BINARY]
 //
 // 1. installs the harness's dependencies (npm ci, once) and the case's npm dependencies
 //    into <case-dir>/node_modules (gitignored), once per package.json content (a stamp
@@ -15,6 +15,10 @@
 // Exits 1 on a harness error: install failure, server not starting, a request that gets
 // no answer, or a status other than the request's "expectStatus".
 // --logs copies the Function's console output to stderr (otherwise it is shown only on errors).
+// --shoal runs the same Function under Shoal instead: the case becomes a Kyma Function YAML
+// (inline source, package.json as dependencies, the env as spec.env, "files" as a Secret
+// mounted through secretMounts) served by `shoal up`, and the same requests go to it. Its
+// statuses are not checked against "expectStatus": they are compared with Node's.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -32,10 +36,11 @@ const REQUEST_TIMEOUT_MS = 30000;
 const START_TIMEOUT_MS = 30000;
 
 function parseArgs(argv) {
-  const opts = { caseDir: null, port: 0, logs: false };
+  const opts = { caseDir: null, port: 0, logs: false, shoal: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port') opts.port = Number(argv[++i]);
+    else if (a === '--shoal') opts.shoal = argv[++i];
     else if (a === '--logs') opts.logs = true;
     else if (!opts.caseDir) opts.caseDir = a;
     else throw new Error(`unexpected argument ${a}`);
@@ -119,14 +124,90 @@ function startServer(caseDir, port, env, logSink) {
   });
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = require('node:net').createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// Names the node sets for every Function; spec.env may not carry them.
+const NODE_SET_ENV = new Set(['PATH', 'FUNC_NAME', 'FUNC_RUNTIME', 'SERVICE_NAMESPACE']);
+const SECRET_MOUNT = '/var/run/secrets/compat';
+
+/** The case as the Kyma Function YAML a user would apply (JSON is YAML). */
+function functionYaml(caseDir, name, env, withSecret) {
+  const read = (f) => fs.readFileSync(path.join(caseDir, f), 'utf8');
+  const inline = { source: read('handler.js') };
+  if (fs.existsSync(path.join(caseDir, 'package.json'))) inline.dependencies = read('package.json');
+  const spec = {
+    runtime: 'nodejs24',
+    source: { inline },
+    env: Object.entries(env)
+      .filter(([k]) => !NODE_SET_ENV.has(k))
+      .map(([k, v]) => ({ name: k, value: String(v) })),
+  };
+  if (withSecret) spec.secretMounts = [{ secretName: 'compat', mountPath: SECRET_MOUNT }];
+  const fn = { apiVersion: 'serverless.kyma-project.io/v1alpha2', kind: 'Function', metadata: { name, namespace: 'default' }, spec };
+  return JSON.stringify(fn, null, 2);
+}
+
+/** Starts `shoal up` serving the case; resolves once it serves, rejects with the build error. */
+async function startShoal(bin, caseDir, env, files, logSink) {
+  const name = functionName(caseDir);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-compat-up-'));
+  if (files) {
+    const secret = path.join(dir, '.secrets', 'compat');
+    fs.mkdirSync(secret, { recursive: true });
+    for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(secret, file), content);
+    env = { ...env, SECRET_DIR: SECRET_MOUNT };
+  }
+  fs.writeFileSync(path.join(dir, `${name}.yaml`), functionYaml(caseDir, name, env, Boolean(files)));
+  const port = await freePort();
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['up', dir, '--listen', `127.0.0.1:${port}`], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let settled = false;
+    const failures = [];
+    const done = (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) {
+        child.kill('SIGKILL');
+        fs.rmSync(dir, { recursive: true, force: true });
+        reject(err);
+      } else {
+        resolve({ child, port, prefix: `/default/${name}`, dir });
+      }
+    };
+    const timer = setTimeout(() => done(new Error('shoal up did not serve in time')), 180000);
+    child.stdout.on('data', (chunk) => {
+      const text = chunk.toString('utf8');
+      logSink(text);
+      if (/Shoal is serving 1 Functions/.test(text)) done();
+      else if (/Shoal is serving 0 Functions|no Functions in/.test(text)) done(new Error(`shoal could not build the Function: ${failures.join('\n')}`));
+    });
+    child.stderr.on('data', (chunk) => {
+      const text = chunk.toString('utf8');
+      logSink(text);
+      for (const line of text.split('\n')) if (line.startsWith('✗')) failures.push(line);
+    });
+    child.on('exit', (code) => done(new Error(`shoal up exited (code ${code}): ${failures.join('\n')}`)));
+  });
+}
+
 /** A large body kept small in requests.json: prefix + unit x count + suffix. */
 function repeatedBody({ prefix = '', unit, count, suffix = '' }) {
   return prefix + unit.repeat(count) + suffix;
 }
 
-function sendRequest(port, spec) {
+function sendRequest(port, spec, prefix = '') {
   return new Promise((resolve, reject) => {
-    let target = spec.path || '/';
+    let target = prefix + (spec.path || '/');
     if (spec.query) target += (target.includes('?') ? '&' : '?') + spec.query;
     let body = null;
     if (spec.bodyBase64 !== undefined) body = Buffer.from(spec.bodyBase64, 'base64');
@@ -203,24 +284,26 @@ async function runCase(caseDirArg, opts) {
       env.UPSTREAM_CA = up.ca;
       env.PUBLISHER_PROXY_ADDRESS = `${up.url}/publish`;
     }
-    if (spec.files) {
+    if (spec.files && !opts.shoal) {
       secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-compat-secret-'));
       for (const [name, content] of Object.entries(spec.files)) fs.writeFileSync(path.join(secretDir, name), content);
       env.SECRET_DIR = secretDir;
     }
     Object.assign(env, spec.env || {});
 
-    server = await startServer(caseDir, opts.port, env, logSink);
+    server = opts.shoal
+      ? await startShoal(opts.shoal, caseDir, env, spec.files, logSink)
+      : await startServer(caseDir, opts.port, env, logSink);
     for (const [i, request] of (spec.requests || []).entries()) {
       let response;
       try {
-        response = await sendRequest(server.port, request);
+        response = await sendRequest(server.port, request, server.prefix);
       } catch (err) {
         errors.push(`request ${i}: ${err.message}`);
         continue;
       }
       process.stdout.write(`${JSON.stringify(describe(response))}\n`);
-      if (request.expectStatus !== undefined && request.expectStatus !== response.status) {
+      if (!opts.shoal && request.expectStatus !== undefined && request.expectStatus !== response.status) {
         errors.push(`request ${i}: status ${response.status}, expected ${request.expectStatus}`);
       }
     }
@@ -238,6 +321,7 @@ async function runCase(caseDirArg, opts) {
         });
         server.child.kill('SIGTERM');
       });
+      if (server.dir) fs.rmSync(server.dir, { recursive: true, force: true });
     }
     if (up) await up.close();
     if (secretDir) fs.rmSync(secretDir, { recursive: true, force: true });

@@ -186,6 +186,10 @@ function resolveObjectURL() {
 
 const constants = Object.freeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength });
 
+// The prelude hands raw request bodies over as Buffers when a Function has
+// Buffer loaded (Kyma's body-parser gives Buffers); without it, Uint8Arrays.
+globalThis.__shoal_Buffer = Buffer;
+
 module.exports = {
   Buffer,
   SlowBuffer: base.SlowBuffer,

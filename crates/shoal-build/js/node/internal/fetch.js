@@ -9,7 +9,7 @@
 
 "use strict";
 const { URL, URLSearchParams } = require("./url.js");
-const { Blob } = require("./blob.js");
+const { Blob, blobBytes } = require("./blob.js");
 const { FormData } = require("./form-data.js");
 const { AbortController } = require("./abort.js");
 const { DOMException } = require("./dom-exception.js");
@@ -109,8 +109,11 @@ function bytesOf(view) {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
-/** Turns a body init into bytes and the content type it implies. */
-async function extractBody(body) {
+/**
+ * Turns a body init into bytes and the content type it implies, at
+ * construction as the Fetch standard does (streams are read whole).
+ */
+function extractBody(body) {
   if (body == null) return { bytes: null, type: null };
   if (typeof body === "string") return { bytes: encoder.encode(body), type: "text/plain;charset=UTF-8" };
   if (body instanceof URLSearchParams) {
@@ -118,17 +121,12 @@ async function extractBody(body) {
   }
   if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body.slice(0)), type: null };
   if (ArrayBuffer.isView(body)) return { bytes: bytesOf(body).slice(), type: null };
-  if (body instanceof Blob) return { bytes: new Uint8Array(await body.arrayBuffer()), type: body.type || null };
+  if (body instanceof Blob) return { bytes: blobBytes(body), type: body.type || null };
   if (body instanceof FormData) return encodeMultipart(body);
-  if (typeof body[Symbol.asyncIterator] === "function") {
-    const chunks = [];
-    for await (const chunk of body) chunks.push(typeof chunk === "string" ? encoder.encode(chunk) : bytesOf(chunk));
-    return { bytes: concatBytes(chunks), type: null };
-  }
   return { bytes: encoder.encode(String(body)), type: "text/plain;charset=UTF-8" };
 }
 
-async function encodeMultipart(form) {
+function encodeMultipart(form) {
   const boundary = `----shoal-formdata-${Array.from(new Uint8Array(__shoal_native.randomBytes(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
   const parts = [];
   const escape = (s) => String(s).replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
@@ -138,13 +136,12 @@ async function encodeMultipart(form) {
       parts.push(encoder.encode(`${head}\r\n\r\n${value}\r\n`));
     } else {
       head += `; filename="${escape(value.name || "blob")}"\r\nContent-Type: ${value.type || "application/octet-stream"}\r\n\r\n`;
-      parts.push(encoder.encode(head), new Uint8Array(await value.arrayBuffer()), encoder.encode("\r\n"));
+      parts.push(encoder.encode(head), blobBytes(value), encoder.encode("\r\n"));
     }
   }
   parts.push(encoder.encode(`--${boundary}--\r\n`));
   return { bytes: concatBytes(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
-
 
 /** The read side every Request and Response shares. */
 class Body {
@@ -225,42 +222,26 @@ class Body {
 const METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH"]);
 
 class Request extends Body {
-  #init;
   constructor(input, init = {}) {
     const source = input instanceof Request ? input : null;
     const url = source ? source.url : new URL(String(input)).href;
     let method = String(init.method ?? source?.method ?? "GET");
     if (METHODS.has(method.toUpperCase())) method = method.toUpperCase();
-    const body = init.body !== undefined ? init.body : source ? source.peekBytes() : null;
-    if (body != null && (method === "GET" || method === "HEAD")) {
+    const { bytes, type } = init.body !== undefined ? extractBody(init.body) : { bytes: source?.peekBytes() ?? null };
+    if (bytes != null && (method === "GET" || method === "HEAD")) {
       throw new TypeError("Request with GET/HEAD method cannot have body.");
     }
-    super(null);
-    this.#init = { bodyInit: body };
+    super(bytes);
     this.url = url;
     this.method = method;
     this.headers = new Headers(init.headers ?? source?.headers);
+    if (type && !this.headers.has("content-type")) this.headers.set("content-type", type);
     this.redirect = init.redirect ?? source?.redirect ?? "follow";
     this.signal = init.signal ?? source?.signal ?? new AbortController().signal;
     this.credentials = init.credentials ?? "same-origin";
     this.cache = init.cache ?? "default";
     this.mode = init.mode ?? "cors";
     this.keepalive = Boolean(init.keepalive);
-  }
-  /** Body bytes and implied content type, resolved once before sending. */
-  async resolvedBody() {
-    return extractBody(this.#init.bodyInit);
-  }
-  async arrayBuffer() {
-    const { bytes } = await this.resolvedBody();
-    return (bytes || new Uint8Array(0)).buffer;
-  }
-  async text() {
-    const { bytes } = await this.resolvedBody();
-    return decoder.decode(bytes || new Uint8Array(0));
-  }
-  async json() {
-    return JSON.parse(await this.text());
   }
   clone() {
     return new Request(this);
@@ -273,18 +254,7 @@ class Request extends Body {
 // ---------------------------------------------------------------- Response
 class Response extends Body {
   constructor(body = null, init = {}) {
-    const bytes =
-      body == null
-        ? null
-        : typeof body === "string"
-          ? encoder.encode(body)
-          : body instanceof ArrayBuffer
-            ? new Uint8Array(body)
-            : ArrayBuffer.isView(body)
-              ? bytesOf(body)
-              : body instanceof URLSearchParams
-                ? encoder.encode(body.toString())
-                : encoder.encode(String(body));
+    const { bytes, type } = extractBody(body);
     super(bytes);
     this.status = init.status ?? 200;
     if (!Number.isInteger(this.status) || this.status < 200 || this.status > 599) {
@@ -292,9 +262,7 @@ class Response extends Body {
     }
     this.statusText = init.statusText ?? "";
     this.headers = new Headers(init.headers);
-    if (typeof body === "string" && !this.headers.has("content-type")) {
-      this.headers.set("content-type", "text/plain;charset=UTF-8");
-    }
+    if (type && !this.headers.has("content-type")) this.headers.set("content-type", type);
     this.type = init.__type ?? "default";
     this.url = init.__url ?? "";
     this.redirected = Boolean(init.__redirected);
@@ -334,19 +302,20 @@ class Response extends Body {
 // ---------------------------------------------------------------- fetch
 function failure(head) {
   if (head.kind === "aborted") return new DOMException("This operation was aborted", "AbortError");
-  // Node's fetch says "fetch failed" and puts the reason in `cause`; the
-  // reason is appended so an uncaught failure is clear in the log too.
+  // As Node's fetch: "fetch failed", the reason in `cause` (the prelude logs
+  // causes, so an uncaught failure still says why).
   const cause = new Error(head.error);
-  cause.code = `SHOAL_OUTBOUND_${String(head.kind || "network").toUpperCase()}`;
-  return new TypeError(`fetch failed: ${head.error}`, { cause });
+  cause.code = /Connection refused/.test(head.error)
+    ? "ECONNREFUSED"
+    : `SHOAL_OUTBOUND_${String(head.kind || "network").toUpperCase()}`;
+  return new TypeError("fetch failed", { cause });
 }
 
 async function fetch(input, init) {
   const request = new Request(input, init);
   const signal = request.signal;
   if (signal && signal.aborted) throw signal.reason;
-  const { bytes, type } = await request.resolvedBody();
-  if (type && !request.headers.has("content-type")) request.headers.set("content-type", type);
+  const bytes = request.peekBytes();
   // Trace context of the incoming request travels on unless set here.
   for (const [name, value] of globalThis.__shoal_trace_headers || []) {
     if (!request.headers.has(name)) request.headers.set(name, value);
