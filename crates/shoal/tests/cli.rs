@@ -461,3 +461,244 @@ fn the_compat_corpus_answers_as_it_does_under_node() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A small HTTP/1.1 upstream on 127.0.0.1 for outbound tests (tokio: its
+/// listen backlog takes hundreds of connections at once): `/slow?ms=N`
+/// answers "slow" after N ms, `/big?kb=N` N KiB, anything else "hi".
+fn start_upstream() -> String {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                tokio::spawn(async move {
+                    let mut reader = BufReader::new(stream);
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).await.is_err() {
+                        return;
+                    }
+                    let mut header = String::new();
+                    while reader.read_line(&mut header).await.is_ok_and(|n| n > 2) {
+                        header.clear();
+                    }
+                    let target = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let number = |key: &str| {
+                        target
+                            .split(['?', '&'])
+                            .find_map(|p| p.strip_prefix(&format!("{key}=")))
+                            .and_then(|v| v.parse::<u64>().ok())
+                            .unwrap_or(0)
+                    };
+                    let body = if target.starts_with("/slow") {
+                        tokio::time::sleep(std::time::Duration::from_millis(number("ms"))).await;
+                        b"slow".to_vec()
+                    } else if target.starts_with("/big") {
+                        vec![b'x'; (number("kb") * 1024) as usize]
+                    } else {
+                        b"hi".to_vec()
+                    };
+                    let mut stream = reader.into_inner();
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = stream.write_all(head.as_bytes()).await;
+                    let _ = stream.write_all(&body).await;
+                });
+            }
+        });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
+/// The outbound tests load a node with hundreds of sandboxes: one at a time.
+static OUTBOUND_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Starts `shoal up DIR` with extra flags; returns the child and its address
+/// once it serves.
+fn start_up(dir: &Path, flags: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["up", dir.to_str().unwrap(), "--listen", &addr])
+        .args(flags)
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in lines.by_ref().map_while(Result::ok) {
+        if line.contains("Shoal is serving") {
+            break;
+        }
+    }
+    // Keep reading: a closed stdout would make shoal's next line fail.
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, addr)
+}
+
+fn function_file(dir: &Path, name: &str, env: &[(&str, &str)], source: &str) {
+    let env: String = env
+        .iter()
+        .map(|(k, v)| format!("    - name: {k}\n      value: \"{v}\"\n"))
+        .collect();
+    let source: String = source.lines().map(|l| format!("        {l}\n")).collect();
+    write(
+        dir,
+        &format!("{name}.yaml"),
+        &format!(
+            "apiVersion: serverless.kyma-project.io/v1alpha2\nkind: Function\nmetadata:\n  name: {name}\nspec:\n  env:\n{env}  source:\n    inline:\n      source: |\n{source}"
+        ),
+    );
+}
+
+/// Outbound HTTP as a Function sees it: concurrent fetches, and each limit
+/// and the egress policy giving a catchable error with a clear message.
+#[test]
+fn fetches_run_concurrently_and_limits_and_policy_give_clear_errors() {
+    let _one_at_a_time = OUTBOUND_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+    let upstream = start_upstream();
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("UPSTREAM", upstream.as_str())];
+    let catching = |call: &str| {
+        format!(
+            "module.exports = {{ main: async () => {{\n  try {{ {call}; return 'no error'; }}\n  catch (e) {{ return `${{e.name}}: ${{e.message}} / ${{e.cause && e.cause.message}}`; }}\n}} }};"
+        )
+    };
+    function_file(
+        dir.path(),
+        "parallel",
+        &env,
+        "module.exports = { main: async () => {\n  const t = Date.now();\n  const bodies = await Promise.all(Array.from({ length: 10 }, () => fetch(process.env.UPSTREAM + '/slow?ms=200').then((r) => r.text())));\n  return { bodies: new Set(bodies).size, ms: Date.now() - t };\n} };",
+    );
+    function_file(
+        dir.path(),
+        "too-many",
+        &env,
+        &catching("for (let i = 0; i < 11; i++) await fetch(process.env.UPSTREAM + '/')"),
+    );
+    function_file(
+        dir.path(),
+        "too-big",
+        &env,
+        &catching("await fetch(process.env.UPSTREAM + '/big?kb=2048')"),
+    );
+    function_file(
+        dir.path(),
+        "denied",
+        &env,
+        &catching("await fetch('http://billing.internal.example/invoices')"),
+    );
+    function_file(
+        dir.path(),
+        "too-slow",
+        &[("UPSTREAM", upstream.as_str()), ("FUNC_TIMEOUT", "1")],
+        "module.exports = { main: async () => (await fetch(process.env.UPSTREAM + '/slow?ms=5000')).text() };",
+    );
+    let (mut child, addr) = start_up(
+        dir.path(),
+        &[
+            "--outbound-max-requests",
+            "10",
+            "--outbound-max-response-mb",
+            "1",
+            "--egress-deny",
+            "*.internal.example",
+        ],
+    );
+
+    let (status, body) = http_get(&addr, "/default/parallel/").expect("parallel");
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["bodies"], 1);
+    // Ten 200 ms requests one after another would take 2 s.
+    assert!(answer["ms"].as_u64().unwrap() < 1000, "not concurrent: {answer}");
+
+    let (_, body) = http_get(&addr, "/default/too-many/").expect("too-many");
+    assert!(
+        body.contains("TypeError: fetch failed") && body.contains("a Function may make 10 requests per invocation"),
+        "{body}"
+    );
+    let (_, body) = http_get(&addr, "/default/too-big/").expect("too-big");
+    assert!(body.contains("larger than the 1048576-byte limit"), "{body}");
+    let (_, body) = http_get(&addr, "/default/denied/").expect("denied");
+    assert!(
+        body.contains("egress to billing.internal.example is denied by the node's egress policy")
+            && body.contains("*.internal.example"),
+        "{body}"
+    );
+    // The call is bounded by the Function's own FUNC_TIMEOUT.
+    let (status, _) = http_get(&addr, "/default/too-slow/").expect("too-slow");
+    assert_eq!(status, 408);
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = child.wait();
+}
+
+/// 500 requests awaiting a slow upstream at once hold no thread: a
+/// neighbour Function on the same node still answers while they wait.
+#[test]
+fn functions_awaiting_slow_upstreams_do_not_block_a_neighbour() {
+    let _one_at_a_time = OUTBOUND_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+    let upstream = start_upstream();
+    let dir = tempfile::tempdir().unwrap();
+    function_file(
+        dir.path(),
+        "waiter",
+        &[("UPSTREAM", upstream.as_str())],
+        "module.exports = { main: async () => (await fetch(process.env.UPSTREAM + '/slow?ms=5000')).text() };",
+    );
+    function_file(
+        dir.path(),
+        "neighbour",
+        &[],
+        "module.exports = { main: () => 'still here' };",
+    );
+    let (mut child, addr) = start_up(dir.path(), &["--max-concurrency", "600", "--pool-instances", "700"]);
+    // Started 4 ms apart (a burst of 500 connects overflows the listen
+    // queue of a small machine), so all 500 wait on the 5 s upstream at once.
+    let waiters: Vec<_> = (0..500)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::sleep(std::time::Duration::from_millis(4));
+            std::thread::spawn(move || http_get(&addr, "/default/waiter/"))
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let asked = std::time::Instant::now();
+    let neighbour = http_get(&addr, "/default/neighbour/");
+    let waited = asked.elapsed();
+    let answers: Vec<_> = waiters.into_iter().map(|w| w.join().unwrap()).collect();
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let _ = child.wait();
+    assert_eq!(neighbour, Some((200, "still here".to_string())));
+    // It answered while the waiters still waited on their 5 s upstream: had
+    // they held the node's threads it would have waited for them.
+    assert!(
+        waited < std::time::Duration::from_secs(4),
+        "the neighbour waited {waited:?}"
+    );
+    let served = answers
+        .iter()
+        .filter(|a| a.as_ref().is_some_and(|(s, b)| *s == 200 && b == "slow"))
+        .count();
+    let mut others: Vec<String> = answers
+        .iter()
+        .filter(|a| !a.as_ref().is_some_and(|(s, b)| *s == 200 && b == "slow"))
+        .map(|a| format!("{a:?}"))
+        .collect();
+    others.dedup();
+    assert_eq!(
+        served, 500,
+        "every waiter got its upstream's answer; others: {others:?}"
+    );
+}
