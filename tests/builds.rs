@@ -151,3 +151,27 @@ async fn code_that_always_throws_at_load_is_a_build_error() {
     assert!(matches!(e, BuildError::NoMain(_)), "{e:?}");
     assert!(e.to_string().contains("broken at load"), "{e}");
 }
+
+#[tokio::test]
+async fn code_that_needs_its_env_while_loading_builds_with_a_warning_not_an_error() {
+    // Common in real Functions: configuration parsed at module load.
+    let source = "const routes = JSON.parse(process.env.ROUTES);\nmodule.exports = { main: () => routes.length };";
+    let built = builder()
+        .build(&inputs(source, None), Linking::Dynamic)
+        .await
+        .expect("it builds: its env comes at run time");
+    assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
+    assert!(
+        built.warnings[0].contains("reads ROUTES from process.env while loading"),
+        "{:?}",
+        built.warnings
+    );
+    // Given the env (its plain spec.env, as shoal up and shoal build do), the
+    // check runs in full.
+    let env = std::collections::BTreeMap::from([("ROUTES".to_string(), "[1,2]".to_string())]);
+    let checked = builder()
+        .build_with_env(&inputs(source, None), Linking::Dynamic, &env)
+        .await
+        .expect("builds");
+    assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
+}

@@ -88,3 +88,16 @@ fsGroup: 65532
 seccompProfile:
   type: RuntimeDefault
 {{- end -}}
+
+{{/* Per-namespace egress policies as the node's SHOAL_EGRESS_NAMESPACES:
+NAMESPACE=allow:P|P;deny:P, comma-separated. */}}
+{{- define "shoal.egressNamespaces" -}}
+{{- $entries := list -}}
+{{- range $namespace, $policy := . -}}
+{{- $rules := list -}}
+{{- with $policy.allow }}{{ $rules = append $rules (printf "allow:%s" (join "|" .)) }}{{ end -}}
+{{- with $policy.deny }}{{ $rules = append $rules (printf "deny:%s" (join "|" .)) }}{{ end -}}
+{{- $entries = append $entries (printf "%s=%s" $namespace (join ";" $rules)) -}}
+{{- end -}}
+{{- join "," $entries -}}
+{{- end -}}

@@ -91,7 +91,11 @@ const options = {
   // when the Function's code refers to it.
   inject: [path.join(nodeDir, "globals.js")],
   // Where Kyma's Node.js runtime keeps the handler.
-  define: { "import.meta.url": JSON.stringify("file:///usr/src/app/function/handler.js") },
+  define: {
+    "import.meta.url": JSON.stringify("file:///usr/src/app/function/handler.js"),
+    __dirname: JSON.stringify("/usr/src/app/function"),
+    __filename: JSON.stringify("/usr/src/app/function/handler.js"),
+  },
   outfile: out,
   logLevel: "silent",
   legalComments: "none",

@@ -58,9 +58,21 @@ const request = readRequest();
 const head = request.head;
 
 // ---------------------------------------------------------------- globals
+// The build's probe loads the module without the Function's env (only its
+// plain spec.env values, where known). It records the variables read and
+// missing, so a load that fails for want of them is not taken for broken code.
+const missingEnv = new Set();
+function probeEnv(known) {
+  return new Proxy(Object.assign({}, known), {
+    get(target, key) {
+      if (typeof key === "string" && !(key in target)) missingEnv.add(key);
+      return target[key];
+    },
+  });
+}
 const NODE_VERSIONS = { nodejs20: "20.19.0", nodejs22: "22.12.0", nodejs24: "24.0.0" };
 globalThis.process = globalThis.process || {
-  env: Object.assign({}, head.env),
+  env: head.probe ? probeEnv(head.env) : Object.assign({}, head.env),
   argv: ["node", "handler.js"],
   // What code checks for feature detection: the Node.js line of the
   // Function's runtime (Shoal implements its APIs), and Linux, where Kyma runs.
@@ -171,6 +183,43 @@ function formatLogArgs(args) {
     const text = dateToString.call(this);
     return text.endsWith("GMT+0000") ? `${text} (Coordinated Universal Time)` : text;
   };
+}
+
+// performance: the engine's clock origin is the build's (the engine is a
+// snapshot), so now() counts from when this request's sandbox started,
+// like Node's from process start; marks and measures as in perf_hooks.
+{
+  // The engine's object is read-only: a new one takes its place.
+  const enginePerformance = globalThis.performance;
+  const engineNow = () => enginePerformance.now();
+  const origin = engineNow();
+  const entries = [];
+  const entry = (entryType, name, startTime, duration, detail) => {
+    const e = { entryType, name, startTime, duration, detail: detail ?? null, toJSON() { return { ...this }; } };
+    entries.push(e);
+    return e;
+  };
+  globalThis.performance = {
+    now: () => engineNow() - origin,
+    timeOrigin: Date.now(),
+    mark: (name, options) => entry("mark", String(name), options?.startTime ?? performance.now(), 0, options?.detail),
+    measure: (name, start, end) => {
+      const at = (m) => (typeof m === "string" ? entries.findLast((e) => e.name === m)?.startTime ?? 0 : m ?? performance.now());
+      const from = typeof start === "object" && start !== null ? at(start.start) : at(start);
+      const to = typeof start === "object" && start !== null ? at(start.end) : end === undefined ? performance.now() : at(end);
+      return entry("measure", String(name), from, to - from);
+    },
+    getEntries: () => [...entries],
+    getEntriesByName: (name, type) => entries.filter((e) => e.name === name && (!type || e.entryType === type)),
+    getEntriesByType: (type) => entries.filter((e) => e.entryType === type),
+    clearMarks: (name) => removeEntries("mark", name),
+    clearMeasures: (name) => removeEntries("measure", name),
+  };
+  function removeEntries(type, name) {
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if (entries[i].entryType === type && (name === undefined || entries[i].name === name)) entries.splice(i, 1);
+    }
+  }
 }
 
 function queueMicrotaskShim(fn) {
@@ -668,7 +717,15 @@ async function serve(load, idle) {
     mod = await load();
   } catch (err) {
     console.error("The Function's code failed to load:", describeError(err));
-    if (head.probe) return probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
+    if (head.probe) {
+      if (missingEnv.size > 0) {
+        return probeAnswer(
+          true,
+          `not checked: the code reads ${[...missingEnv].sort().join(", ")} from process.env while loading, which the build does not have (${err && err.message ? err.message : err})`,
+        );
+      }
+      return probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
+    }
     res.status(500).end("User function not loaded");
     return writeResponse(res);
   }

@@ -15,6 +15,7 @@ mod codegen;
 mod source;
 
 use std::{
+    collections::BTreeMap,
     path::PathBuf,
     sync::Arc,
     time::{Duration, Instant},
@@ -102,6 +103,8 @@ pub struct BuiltFunction {
     pub engine_version: String,
     /// Size of the bundled JavaScript.
     pub bundle_bytes: usize,
+    /// What the build could not check and why (for the author's eyes).
+    pub warnings: Vec<String>,
     /// Where the time went.
     pub timings: BuildTimings,
 }
@@ -135,7 +138,25 @@ impl Builder {
     }
 
     /// Builds one Function.
+    ///
+    /// # Errors
+    /// A [`BuildError`] saying what is wrong with the Function or the tools.
     pub async fn build(&self, inputs: &BuildInputs, linking: Linking) -> Result<BuiltFunction, BuildError> {
+        self.build_with_env(inputs, linking, &BTreeMap::new()).await
+    }
+
+    /// Builds one Function, loading it for the check with `env` (its plain
+    /// `spec.env` values, where known: code that reads other variables
+    /// while loading is not failed for it, only warned about).
+    ///
+    /// # Errors
+    /// A [`BuildError`] saying what is wrong with the Function or the tools.
+    pub async fn build_with_env(
+        &self,
+        inputs: &BuildInputs,
+        linking: Linking,
+        env: &BTreeMap<String, String>,
+    ) -> Result<BuiltFunction, BuildError> {
         let started = Instant::now();
         check_inputs(inputs)?;
         let mut timings = BuildTimings::default();
@@ -148,7 +169,7 @@ impl Builder {
         timings.codegen = t.elapsed();
 
         let t = Instant::now();
-        self.check_main(&wasm).await?;
+        let warnings = self.check_main(&wasm, env).await?.into_iter().collect();
         timings.check = t.elapsed();
         timings.total = started.elapsed();
 
@@ -158,13 +179,15 @@ impl Builder {
             source_hash: inputs.hash(),
             engine_version: shoal_engine::engine_version().to_string(),
             bundle_bytes: bundle.len(),
+            warnings,
             timings,
         })
     }
 
     /// Runs the module once with a probe request: the prelude loads the
-    /// handler and answers whether `main` is a function.
-    async fn check_main(&self, wasm: &[u8]) -> Result<(), BuildError> {
+    /// handler and answers whether `main` is a function; a warning when it
+    /// could not tell for want of env.
+    async fn check_main(&self, wasm: &[u8], env: &BTreeMap<String, String>) -> Result<Option<String>, BuildError> {
         let module = self
             .runtime
             .load(wasm)
@@ -172,7 +195,7 @@ impl Builder {
         let probe = shoal_envelope::encode(
             &serde_json::json!({
                 "v": shoal_envelope::ENVELOPE_VERSION, "probe": true, "method": "GET", "path": "/",
-                "query": "", "headers": [], "env": {},
+                "query": "", "headers": [], "env": env,
                 "function": {"name": "probe", "namespace": "probe", "runtime": "nodejs24", "timeout": 10, "bodySizeLimit": 1},
             }),
             b"",
@@ -189,7 +212,10 @@ impl Builder {
             )));
         }
         match shoal_envelope::decode::<shoal_envelope::ResponseHead>(&run.stdout) {
-            Ok((head, _)) if head.status == 200 => Ok(()),
+            Ok((head, body)) if head.status == 200 => {
+                let answer = String::from_utf8_lossy(body);
+                Ok(answer.starts_with("not checked:").then(|| answer.into_owned()))
+            }
             Ok((_, body)) => Err(BuildError::NoMain(String::from_utf8_lossy(body).into_owned())),
             Err(e) => Err(BuildError::NoMain(format!(
                 "the Function's code failed to load ({e}): {logs}"

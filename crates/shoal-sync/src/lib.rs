@@ -3,15 +3,19 @@
 //! A node watches Functions in every namespace. Each one whose status names
 //! a built artifact (and is not scaled to zero) is put into the node's
 //! [`FunctionTable`] with its env resolved (ConfigMap and Secret references
-//! included), and its module is pulled and precompiled ahead of the first
-//! request. What the node then serves is published in a ConfigMap named after
+//! included) and its secretMounts written to the node's disk, and its module
+//! is pulled and precompiled ahead of the first request. Mounted Secrets are
+//! re-read periodically, so a changed Secret reaches the Function as a
+//! kubelet-projected volume does. What the node then serves is published in a ConfigMap named after
 //! the node pod (owned by it, so it goes when the pod goes); the controller
 //! reads it to fill each Function's EndpointSlice and Running condition.
 //!
 //! This crate never writes Functions and never builds: it only reads the
-//! cluster's desired state and reports the node's actual state.
+//! cluster's desired state and reports the node's actual state. The only
+//! files it writes are the mounted Secrets under [`SyncConfig::secrets_dir`].
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,6 +28,7 @@ use kube::{Client, ResourceExt};
 use shoal_api::Function;
 use shoal_api::cluster::{self, ServedFunction};
 use shoal_node::{FunctionConfig, FunctionDefaults, FunctionKey, FunctionTable, ModuleSource};
+use shoal_runtime::Mount;
 use tokio::sync::Notify;
 
 /// What [`NodeSync::run`] watches: `(apiGroup, resource, cluster-wide)`.
@@ -44,6 +49,10 @@ pub struct SyncConfig {
     pub publish_every: Duration,
     /// How often Functions that failed to load are tried again.
     pub retry_every: Duration,
+    /// Where mounted Secrets are written (one folder per Secret version).
+    pub secrets_dir: PathBuf,
+    /// How often mounted Secrets are re-read.
+    pub secret_refresh_every: Duration,
 }
 
 /// Why a Function could not be put on this node.
@@ -66,6 +75,15 @@ pub enum SyncError {
         #[source]
         source: kube::Error,
     },
+    /// A mounted Secret could not be written to the node's disk.
+    #[error("writing Secret {secret} for its secretMount: {source}")]
+    SecretFiles {
+        /// The Secret.
+        secret: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The artifact could not be pulled or compiled.
     #[error("loading the module: {0}")]
     Load(#[from] shoal_node::LoadError),
@@ -73,6 +91,8 @@ pub enum SyncError {
 
 /// A Function the node was told to serve.
 struct Desired {
+    /// The Function as last applied (mounted Secrets are refreshed from it).
+    function: Arc<Function>,
     /// What determines the entry: a change replaces it.
     fingerprint: String,
     /// The table entry's version when it was put in.
@@ -136,9 +156,10 @@ impl NodeSync {
             return Ok(());
         };
         let env = resolve_env(&self.client, &function).await?;
+        let mounts = self.secret_mounts(&function).await?;
         let runtime = function.runtime().to_string();
         let memory_limit = shoal_api::function_memory_limit(&function.spec) as usize;
-        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{env:?}");
+        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{env:?}|{mounts:?}");
         let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
 
         let (unchanged, serving) = match self.lock().get(&key) {
@@ -151,7 +172,8 @@ impl NodeSync {
         if unchanged {
             return Ok(());
         }
-        let config = FunctionConfig::from_env(runtime, env, memory_limit, &self.config.defaults);
+        let mut config = FunctionConfig::from_env(runtime, env, memory_limit, &self.config.defaults);
+        config.mounts = mounts.clone();
         let entry = self.table.upsert(
             key.clone(),
             config,
@@ -163,12 +185,15 @@ impl NodeSync {
         self.lock().insert(
             key.clone(),
             Desired {
+                function: function.clone(),
                 fingerprint,
                 version: entry.version,
                 serving,
             },
         );
         self.changed.notify_one();
+        // Requests now start with the new mounts: older Secret versions go.
+        self.prune_secret_folders(&key, &mounts);
         let loaded = self.table.module(&entry).await;
         let mut desired = self.lock();
         if let Some(d) = desired.get_mut(&key)
@@ -195,6 +220,7 @@ impl NodeSync {
         let key = FunctionKey::new(namespace, name);
         self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
         let had = self.lock().remove(&key).is_some();
+        self.prune_secret_folders(&key, &[]);
         if self.table.remove(&key) || had {
             tracing::info!(%namespace, %name, "Function unloaded");
             self.changed.notify_one();
@@ -277,6 +303,7 @@ impl NodeSync {
     pub async fn run(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
         let publisher = tokio::spawn(self.clone().publish_loop());
         let retrier = tokio::spawn(self.clone().retry_loop());
+        let secret_refresher = tokio::spawn(self.clone().secret_refresh_loop());
         let api: Api<Function> = Api::all(self.client.clone());
         let mut events = std::pin::pin!(watcher(api, watcher::Config::default()).default_backoff());
         let mut shutdown = std::pin::pin!(shutdown);
@@ -310,6 +337,7 @@ impl NodeSync {
         }
         publisher.abort();
         retrier.abort();
+        secret_refresher.abort();
     }
 
     fn spawn_apply(self: &Arc<Self>, function: Function) {
@@ -357,8 +385,123 @@ impl NodeSync {
         }
     }
 
+    /// Writes each Secret the Function mounts to a folder named after its
+    /// content (so a changed Secret is a new folder and the table entry is
+    /// replaced, never a half-written file) and returns the mounts.
+    async fn secret_mounts(&self, function: &Function) -> Result<Vec<Mount>, SyncError> {
+        let namespace = function.namespace().unwrap_or_default();
+        let secrets: Api<Secret> = Api::namespaced(self.client.clone(), &namespace);
+        let mut mounts = Vec::new();
+        for mount in &function.spec.secret_mounts {
+            let secret = secrets
+                .get(&mount.secret_name)
+                .await
+                .map_err(|source| SyncError::Kube {
+                    what: format!("Secret {} (secretMounts)", mount.secret_name),
+                    source,
+                })?;
+            let files: BTreeMap<String, Vec<u8>> = secret
+                .data
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k, v.0))
+                .chain(
+                    secret
+                        .string_data
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(k, v)| (k, v.into_bytes())),
+                )
+                .collect();
+            let version = {
+                use sha2::Digest;
+                let mut hash = sha2::Sha256::new();
+                for (key, value) in &files {
+                    hash.update((key.len() as u64).to_le_bytes());
+                    hash.update(key.as_bytes());
+                    hash.update((value.len() as u64).to_le_bytes());
+                    hash.update(value);
+                }
+                hex::encode(&hash.finalize()[..8])
+            };
+            let folder = self
+                .config
+                .secrets_dir
+                .join(&namespace)
+                .join(function.name_any())
+                .join(format!("{}-{version}", mount.secret_name));
+            write_secret_folder(&folder, &files).map_err(|source| SyncError::SecretFiles {
+                secret: mount.secret_name.clone(),
+                source,
+            })?;
+            mounts.push(Mount {
+                host: folder,
+                guest: mount.mount_path.clone(),
+            });
+        }
+        Ok(mounts)
+    }
+
+    /// Removes the Function's Secret folders other than `keep`.
+    fn prune_secret_folders(&self, key: &FunctionKey, keep: &[Mount]) {
+        let dir = self.config.secrets_dir.join(&key.namespace).join(&key.name);
+        let Ok(entries) = std::fs::read_dir(&dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if !keep.iter().any(|m| m.host == path) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+
+    /// Re-reads the Secrets of every Function that mounts some; a changed
+    /// Secret replaces the Function's entry with the new files mounted.
+    pub async fn refresh_secret_mounts(&self) {
+        let mounting: Vec<Arc<Function>> = self
+            .lock()
+            .values()
+            .filter(|d| !d.function.spec.secret_mounts.is_empty())
+            .map(|d| d.function.clone())
+            .collect();
+        for function in mounting {
+            let _ = self.apply(function).await;
+        }
+    }
+
+    async fn secret_refresh_loop(self: Arc<Self>) {
+        loop {
+            tokio::time::sleep(self.config.secret_refresh_every).await;
+            self.refresh_secret_mounts().await;
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<FunctionKey, Desired>> {
         self.desired.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Writes a Secret's keys as read-only files into `folder` (once: a folder
+/// is named after its content), through a temporary folder renamed into
+/// place so a reader never sees it half written.
+fn write_secret_folder(folder: &std::path::Path, files: &BTreeMap<String, Vec<u8>>) -> std::io::Result<()> {
+    if folder.is_dir() {
+        return Ok(());
+    }
+    let parent = folder.parent().unwrap_or(folder);
+    std::fs::create_dir_all(parent)?;
+    let staging = tempfile::Builder::new().prefix(".staging-").tempdir_in(parent)?;
+    for (key, value) in files {
+        std::fs::write(staging.path().join(key), value)?;
+    }
+    match std::fs::rename(staging.path(), folder) {
+        Ok(()) => {
+            // Renamed away: nothing left for the TempDir to delete.
+            let _ = staging.keep();
+            Ok(())
+        }
+        // Another apply of the same Secret version got there first.
+        Err(_) if folder.is_dir() => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

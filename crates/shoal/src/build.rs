@@ -99,7 +99,15 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
         source.inputs.runtime = runtime.clone();
     }
     let builder = Builder::new(JsTools::locate(), build_runtime()?);
-    let built = builder.build(&source.inputs, args.linking).await?;
+    let env = source
+        .function
+        .as_ref()
+        .map(shoal_build::static_env)
+        .unwrap_or_default();
+    let built = builder.build_with_env(&source.inputs, args.linking, &env).await?;
+    for warning in &built.warnings {
+        eprintln!("warning: {warning}");
+    }
     let digest = shoal_oci::sha256_digest(&built.wasm);
     let t = &built.timings;
     println!(

@@ -40,6 +40,13 @@ pub struct NodeCmdArgs {
     /// This pod's UID, with --cluster (owner of its status ConfigMap).
     #[arg(long, env = "POD_UID")]
     pod_uid: Option<String>,
+    /// Where the Secrets Functions mount (secretMounts) are written, with
+    /// --cluster; a memory-backed folder keeps them off disk.
+    #[arg(long, env = "SHOAL_SECRETS_DIR")]
+    secrets_dir: Option<std::path::PathBuf>,
+    /// Seconds between re-reads of mounted Secrets, with --cluster.
+    #[arg(long, env = "SHOAL_SECRET_REFRESH_SECS", default_value_t = 30)]
+    secret_refresh_secs: u64,
     #[command(flatten)]
     node: NodeArgs,
 }
@@ -95,6 +102,11 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
                 defaults: args.node.function_defaults(),
                 publish_every: std::time::Duration::from_secs(1),
                 retry_every: std::time::Duration::from_secs(30),
+                secrets_dir: args
+                    .secrets_dir
+                    .clone()
+                    .unwrap_or_else(|| std::env::temp_dir().join("shoal-secrets")),
+                secret_refresh_every: std::time::Duration::from_secs(args.secret_refresh_secs),
             },
         );
         Some(tokio::spawn(sync.run(node_support::shutdown_signal())))

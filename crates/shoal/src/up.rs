@@ -145,10 +145,18 @@ async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &No
     let result = async {
         let source = shoal_build::load_function(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let key = FunctionKey::new(source.namespace.clone(), source.name.clone());
+        let env = source
+            .function
+            .as_ref()
+            .map(shoal_build::static_env)
+            .unwrap_or_default();
         let built = builder
-            .build(&source.inputs, linking)
+            .build_with_env(&source.inputs, linking, &env)
             .await
             .map_err(|e| format!("{key}: {e}"))?;
+        for warning in &built.warnings {
+            eprintln!("! {key}: {warning}");
+        }
         let config = function_config(&source, node).map_err(|e| format!("{key}: {e}"))?;
         Ok((
             key,

@@ -75,6 +75,8 @@ impl Platform {
                 defaults: FunctionDefaults::default(),
                 publish_every: Duration::from_millis(100),
                 retry_every: Duration::from_secs(30),
+                secrets_dir: std::env::temp_dir().join(format!("shoal-secrets-{}", std::process::id())),
+                secret_refresh_every: Duration::from_secs(30),
             },
         );
 
@@ -386,5 +388,53 @@ async fn env_from_a_config_map_and_a_secret_then_an_update_with_a_new_dependency
     assert_eq!(
         platform.call(&name).await,
         (200, "config-value-secret-value-v-2".to_string())
+    );
+}
+
+/// Kyma's secretMounts: the node writes the Secret's keys as read-only
+/// files at the mount path, and a changed Secret reaches the Function.
+#[tokio::test]
+async fn a_mounted_secret_is_read_as_files_and_its_update_reaches_the_function() {
+    let mut platform = Platform::start().await;
+    let secret = |token: &str, region: &str| {
+        use base64::Engine;
+        let encode = |v: &str| base64::engine::general_purpose::STANDARD.encode(v);
+        json!({
+            "apiVersion": "v1", "kind": "Secret",
+            "metadata": {"name": "commerce-binding", "namespace": NS},
+            "data": {"token": encode(token), "region": encode(region)}
+        })
+    };
+    platform.fake.put(secret("t-1", "eu10"));
+    let name = platform
+        .deploy(json!({
+            "apiVersion": "serverless.kyma-project.io/v1alpha2",
+            "kind": "Function",
+            "metadata": {"name": "binding", "namespace": NS},
+            "spec": {
+                "source": {"inline": {"source": concat!(
+                    "const fs = require('fs');\n",
+                    "module.exports = { main: () => {\n",
+                    "  const dir = '/bindings/commerce';\n",
+                    "  const keys = fs.readdirSync(dir).join(',');\n",
+                    "  let write = 'refused';\n",
+                    "  try { fs.writeFileSync(dir + '/token', 'x'); write = 'allowed'; } catch (e) { write = e.code; }\n",
+                    "  return `${keys} ${fs.readFileSync(dir + '/token', 'utf8')} ${fs.readFileSync(dir + '/region', 'utf8')} ${write} ${fs.existsSync('/etc/passwd')}`;\n",
+                    "} };\n")}},
+                "secretMounts": [{"secretName": "commerce-binding", "mountPath": "/bindings/commerce"}]
+            }
+        }))
+        .await;
+    assert_eq!(
+        platform.call(&name).await,
+        (200, "region,token t-1 eu10 EROFS false".to_string())
+    );
+
+    // The Secret changes: the node's next refresh mounts the new keys.
+    platform.fake.put(secret("t-2", "us10"));
+    platform.sync.refresh_secret_mounts().await;
+    assert_eq!(
+        platform.call(&name).await,
+        (200, "region,token t-2 us10 EROFS false".to_string())
     );
 }

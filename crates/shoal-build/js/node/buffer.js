@@ -186,6 +186,33 @@ function resolveObjectURL() {
 
 const constants = Object.freeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength });
 
+// Reads and writes past the end fail as Node's do: a RangeError with code
+// ERR_OUT_OF_RANGE naming the offset and its bounds (the package throws a
+// RangeError without a code).
+const INT_WIDTH = { Int8: 1, UInt8: 1, Int16: 2, UInt16: 2, Int32: 4, UInt32: 4, Float: 4, Double: 8, BigInt64: 8, BigUInt64: 8 };
+for (const name of Object.getOwnPropertyNames(Buffer.prototype)) {
+  const m = /^(read|write)(BigInt64|BigU[Ii]nt64|Int8|U[Ii]nt8|Int16|U[Ii]nt16|Int32|U[Ii]nt32|Float|Double)(LE|BE)?$/.exec(name);
+  if (!m) continue;
+  const original = Buffer.prototype[name];
+  const width = INT_WIDTH[m[2].replace('Uint', 'UInt')];
+  const offsetArg = m[1] === 'read' ? 0 : 1;
+  Buffer.prototype[name] = function checkedAccess(...args) {
+    const offset = args[offsetArg] === undefined ? 0 : args[offsetArg];
+    if (typeof offset === 'number' && Number.isInteger(offset) && (offset < 0 || offset + width > this.length)) {
+      const max = this.length - width;
+      const err = new RangeError(
+        max < 0
+          ? 'Attempt to access memory outside buffer bounds'
+          : `The value of "offset" is out of range. It must be >= 0 and <= ${max}. Received ${offset}`,
+      );
+      err.code = max < 0 ? 'ERR_BUFFER_OUT_OF_BOUNDS' : 'ERR_OUT_OF_RANGE';
+      throw err;
+    }
+    return original.apply(this, args);
+  };
+  Object.defineProperty(Buffer.prototype[name], 'name', { value: name });
+}
+
 // The prelude hands raw request bodies over as Buffers when a Function has
 // Buffer loaded (Kyma's body-parser gives Buffers); without it, Uint8Arrays.
 globalThis.__shoal_Buffer = Buffer;
