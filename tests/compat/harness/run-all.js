@@ -80,6 +80,14 @@ async function main() {
     const dir = path.join(CASES_DIR, name);
     const t0 = Date.now();
     const spec = JSON.parse(fs.readFileSync(path.join(dir, 'requests.json'), 'utf8'));
+    // Installing is done once, before the two runs start side by side: two npm installs
+    // writing one node_modules at once leave it half-written for both.
+    const install = await runCase(dir, ['--install-only']);
+    if (install.code !== 0) {
+      process.stdout.write(`=== ${name} FAIL (${Date.now() - t0} ms)\n--- ${install.stderr.trim()}\n`);
+      failed.push(name);
+      continue;
+    }
     const [first, shoal] = await Promise.all([runCase(dir), opts.shoal ? runCase(dir, ['--shoal', opts.shoal]) : null]);
     let problem = first.code === 0 ? null : `exit code ${first.code}`;
     if (!problem && shoal) {

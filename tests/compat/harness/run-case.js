@@ -2,7 +2,7 @@
 'use strict';
 // Runs one compat case under real Node.js through the Kyma-like server.
 //
-//   node run-case.js <case-dir> [--port P] [--logs] [--shoal SHOAL_BINARY]
+//   node run-case.js <case-dir> [--port P] [--logs] [--shoal SHOAL_BINARY] [--install-only]
 //
 // 1. installs the harness's dependencies (npm ci, once) and the case's npm dependencies
 //    into <case-dir>/node_modules (gitignored), once per package.json content (a stamp
@@ -19,6 +19,8 @@
 // (inline source, package.json as dependencies, the env as spec.env, "files" as a Secret
 // mounted through secretMounts) served by `shoal up`, and the same requests go to it. Its
 // statuses are not checked against "expectStatus": they are compared with Node's.
+// --install-only does step 1 and exits: run-all.js installs first and only then starts the
+// Node and Shoal runs side by side, so two npm installs never write one node_modules at once.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -36,12 +38,13 @@ const REQUEST_TIMEOUT_MS = 30000;
 const START_TIMEOUT_MS = 30000;
 
 function parseArgs(argv) {
-  const opts = { caseDir: null, port: 0, logs: false, shoal: null };
+  const opts = { caseDir: null, port: 0, logs: false, shoal: null, installOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port') opts.port = Number(argv[++i]);
     else if (a === '--shoal') opts.shoal = argv[++i];
     else if (a === '--logs') opts.logs = true;
+    else if (a === '--install-only') opts.installOnly = true;
     else if (!opts.caseDir) opts.caseDir = a;
     else throw new Error(`unexpected argument ${a}`);
   }
@@ -341,6 +344,16 @@ if (require.main === module) {
   } catch (err) {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
+  }
+  if (opts.installOnly) {
+    try {
+      installHarness();
+      installDependencies(path.resolve(opts.caseDir));
+    } catch (err) {
+      process.stderr.write(`harness error: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.exit(0);
   }
   runCase(opts.caseDir, opts).then(
     (ok) => process.exit(ok ? 0 : 1),
