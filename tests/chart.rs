@@ -665,6 +665,7 @@ async fn node_calls() -> Vec<Call> {
             memory_budget: 64 << 20,
             artifact_dir: None,
             credentials: shoal_oci::Credentials::Anonymous,
+            warm: shoal_node::WarmConfig::default(),
         },
     ));
     let sync = shoal_sync::NodeSync::new(

@@ -413,6 +413,143 @@ async fn a_memory_bomb_fails_only_its_request() {
     node.stop().await;
 }
 
+/// Counts its requests in module state; `/spin`, `/bomb` and `/throw`
+/// time out, exhaust memory and throw.
+const COUNTER: &str = r#"
+let served = 0;
+module.exports = {
+  main(event) {
+    switch (event.extensions.request.path) {
+      case "/spin": for (;;) {}
+      case "/bomb": { const a = []; for (;;) a.push(new Array(1e6).fill(7)); }
+      case "/throw": served += 1; throw new Error("thrown on purpose");
+      default: served += 1; return `served ${served}`;
+    }
+  },
+};
+"#;
+
+fn counter_config() -> FunctionConfig {
+    FunctionConfig {
+        timeout: Duration::from_secs(1),
+        memory_limit: 64 << 20,
+        ..FunctionConfig::default()
+    }
+}
+
+async fn count(node: &TestNode, name: &str) -> String {
+    let r = send(empty(get(&node.url(&format!("/default/{name}/"))))).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    r.text()
+}
+
+/// Module-level state lives as long as a warm sandbox, as it lives as long
+/// as the pod in Kyma; a request that times out or runs out of memory takes
+/// its sandbox with it, so the next request starts from a freshly evaluated
+/// module, and no other Function notices. A thrown error is an answer, not
+/// a failure of the sandbox: state carries on, as in Node.js.
+#[tokio::test]
+async fn module_state_persists_in_a_warm_sandbox_and_a_failed_request_never_poisons_the_next() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    node.add("default", "counter", COUNTER, counter_config()).await;
+    node.add("default", "neighbour", COUNTER, counter_config()).await;
+    assert_eq!(count(&node, "counter").await, "served 1");
+    assert_eq!(count(&node, "counter").await, "served 2");
+    assert_eq!(
+        count(&node, "neighbour").await,
+        "served 1",
+        "each Function has its own state"
+    );
+
+    let r = send(empty(get(&node.url("/default/counter/spin")))).await;
+    assert_eq!(r.status, 408);
+    assert_eq!(
+        count(&node, "counter").await,
+        "served 1",
+        "a fresh sandbox after the timeout"
+    );
+    assert_eq!(count(&node, "counter").await, "served 2");
+
+    let r = send(empty(get(&node.url("/default/counter/bomb")))).await;
+    assert_eq!(
+        (r.status, r.text()),
+        (500, "Function exceeded its memory limit".to_string())
+    );
+    assert_eq!(
+        count(&node, "counter").await,
+        "served 1",
+        "a fresh sandbox after the memory overrun"
+    );
+
+    let r = send(empty(get(&node.url("/default/counter/throw")))).await;
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        count(&node, "counter").await,
+        "served 3",
+        "a thrown error keeps the sandbox"
+    );
+
+    assert_eq!(
+        count(&node, "neighbour").await,
+        "served 2",
+        "the neighbour kept its sandbox throughout"
+    );
+    node.stop().await;
+}
+
+/// A warm sandbox is recycled after its share of requests, dropped after
+/// its idle time (giving its memory back to the node's budget), and with
+/// the fresh-sandbox switch on, state never outlives a request.
+#[tokio::test]
+async fn warm_sandboxes_are_recycled_expire_when_idle_and_can_be_switched_off() {
+    let recycling = TableConfig {
+        warm: shoal_node::WarmConfig {
+            max_requests: 3,
+            idle_ttl: Duration::from_millis(400),
+            ..shoal_node::WarmConfig::default()
+        },
+        ..TableConfig::default()
+    };
+    let node = TestNode::start_with(NodeConfig::default(), recycling).await;
+    node.add("default", "counter", COUNTER, counter_config()).await;
+    let mut seen = Vec::new();
+    for _ in 0..7 {
+        seen.push(count(&node, "counter").await);
+    }
+    assert_eq!(
+        seen,
+        [
+            "served 1", "served 2", "served 3", "served 1", "served 2", "served 3", "served 1"
+        ]
+    );
+    assert_eq!(node.table.warm_budget().idle_sandboxes(), 1);
+    assert!(node.table.warm_budget().used_bytes() > 0);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(
+        node.table.warm_budget().idle_sandboxes(),
+        0,
+        "dropped after its idle time"
+    );
+    assert_eq!(node.table.warm_budget().used_bytes(), 0);
+    assert_eq!(count(&node, "counter").await, "served 1");
+    node.stop().await;
+
+    let fresh = TableConfig {
+        warm: shoal_node::WarmConfig {
+            enabled: false,
+            ..shoal_node::WarmConfig::default()
+        },
+        ..TableConfig::default()
+    };
+    let node = TestNode::start_with(NodeConfig::default(), fresh).await;
+    node.add("default", "counter", COUNTER, counter_config()).await;
+    for _ in 0..3 {
+        assert_eq!(count(&node, "counter").await, "served 1");
+    }
+    assert_eq!(node.table.warm_budget().idle_sandboxes(), 0);
+    node.stop().await;
+}
+
 #[tokio::test]
 async fn a_10_mb_body_gets_413() {
     let node = TestNode::start(NodeConfig::default()).await;

@@ -171,12 +171,12 @@ pub async fn invoke(module: &FunctionModule, req: Req) -> Resp {
         ..InvokeLimits::default()
     };
     let run = runtime().invoke(module, frame.into(), limits).await;
-    let logs = String::from_utf8_lossy(&run.stderr).into_owned();
+    let logs = String::from_utf8_lossy(&run.logs).into_owned();
     if let Some(e) = run.error {
         panic!("invocation failed: {e}\n{logs}");
     }
     let (head, body): (ResponseHead, _) =
-        shoal_envelope::decode(&run.stdout).unwrap_or_else(|e| panic!("bad response frame: {e}\n{logs}"));
+        shoal_envelope::decode(&run.response).unwrap_or_else(|e| panic!("bad response frame: {e}\n{logs}"));
     Resp {
         status: head.status,
         body: body.to_vec(),

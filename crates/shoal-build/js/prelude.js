@@ -1,11 +1,16 @@
 // Shoal's runtime prelude: runs a Kyma Node.js handler inside Shoal's
 // JavaScript engine (QuickJS via Javy). Bundled in front of every Function.
 //
-// Contract: read one request frame from stdin, build Kyma's `event` and
-// `context`, call `main(event, context, sendResponse)`, await it, map the
-// outcome to status/headers/body exactly as Kyma's Node.js runtime does, and
-// write one response frame to stdout. The frame layout is described in
-// wit/shoal-function.wit (u32 LE head length, head JSON, raw body).
+// Contract: a sandbox serves one request or, when the node keeps it warm,
+// many requests one after another. The prelude and the Function's module
+// top-level run once per sandbox; for each request frame the host hands over
+// (`__shoal_host.nextRequest`) it builds Kyma's `event` and `context`, calls
+// `main(event, context, sendResponse)`, awaits it, maps the outcome to
+// status/headers/body exactly as Kyma's Node.js runtime does, and hands one
+// response frame back (`__shoal_host.respond`). Module-level state therefore
+// lives as long as the sandbox, as it lives as long as the pod in Kyma. The
+// frame layout is described in wit/shoal-function.wit (u32 LE head length,
+// head JSON, raw body).
 //
 // Importing this module installs the globals Node.js code expects to exist
 // before the handler's own top-level code runs (process.env, timers).
@@ -14,38 +19,11 @@ const ENVELOPE_VERSION = 1;
 const encoder = new globalThis.TextEncoder();
 const decoder = new globalThis.TextDecoder();
 
-function readAll(fd) {
-  const chunks = [];
-  let total = 0;
-  for (;;) {
-    const buf = new Uint8Array(total < 65536 ? 16384 : 262144);
-    const n = Javy.IO.readSync(fd, buf);
-    if (n <= 0) break;
-    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
-    total += n;
-  }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
-
-function writeAll(fd, bytes) {
-  let offset = 0;
-  while (offset < bytes.length) {
-    const n = Javy.IO.writeSync(fd, bytes.subarray(offset));
-    if (n <= 0) throw new Error("could not write the response frame");
-    offset += n;
-  }
-}
-
-function readRequest() {
-  const frame = readAll(0);
-  if (frame.length < 4) throw new Error("Shoal: no request frame on stdin");
+/** The next request, or null when the host retires this sandbox. */
+function nextRequest() {
+  const frame = __shoal_host.nextRequest();
+  if (frame === undefined) return null;
+  if (frame.length < 4) throw new Error("Shoal: the request frame is truncated");
   const headLen = new DataView(frame.buffer, frame.byteOffset, 4).getUint32(0, true);
   const head = JSON.parse(decoder.decode(frame.subarray(4, 4 + headLen)));
   if (head.v !== ENVELOPE_VERSION) {
@@ -54,8 +32,11 @@ function readRequest() {
   return { head, body: frame.subarray(4 + headLen) };
 }
 
-const request = readRequest();
-const head = request.head;
+// The request being served. The first one arrives before the Function's
+// module loads: process.env comes from it.
+let request = nextRequest();
+if (request === null) throw new Error("Shoal: the sandbox got no request");
+let head = request.head;
 
 // ---------------------------------------------------------------- globals
 // The build's probe loads the module without the Function's env (only its
@@ -579,7 +560,7 @@ function writeResponse(res) {
   new DataView(frame.buffer).setUint32(0, headBytes.length, true);
   frame.set(headBytes, 4);
   frame.set(res.body, 4 + headBytes.length);
-  writeAll(1, frame);
+  __shoal_host.respond(frame);
 }
 
 // ---------------------------------------------------------------- event
@@ -690,26 +671,39 @@ function buildRequest(body) {
 
 // ---------------------------------------------------------------- run
 /**
- * Runs the handler for the request on stdin; `load` imports the user module.
- * The event loop runs for the whole of it, so module top-level code may
- * await timers and fetches too.
+ * Serves requests until the host retires the sandbox; `load` imports the
+ * user module (once: later calls return the same module). The event loop
+ * runs while a request is being served, so module top-level code may await
+ * timers and fetches too. Between requests nothing runs: timers and calls a
+ * request left behind carry on during the next one (as in a frozen AWS
+ * Lambda environment).
  */
 export async function run(load) {
-  let finished = false;
-  let loopIdle;
-  const idle = new Promise((resolve) => (loopIdle = resolve));
-  const work = serve(load, idle).finally(() => {
-    finished = true;
-  });
-  await Promise.race([work, pump(() => finished)]);
-  if (!finished) {
-    // Nothing is left that could make progress: no jobs, timers or calls.
-    loopIdle();
-    await work;
+  for (;;) {
+    let finished = false;
+    let loopIdle;
+    const idle = new Promise((resolve) => (loopIdle = resolve));
+    const work = serve(load, idle).finally(() => {
+      finished = true;
+    });
+    await Promise.race([work, pump(() => finished)]);
+    if (!finished) {
+      // Nothing is left that could make progress: no jobs, timers or calls.
+      loopIdle();
+    }
+    // A Function whose module did not load is not kept: the next request
+    // gets a fresh sandbox and tries again.
+    if (!(await work)) return;
+    request = nextRequest();
+    if (request === null) return;
+    head = request.head;
   }
 }
 
-/** Serves the request; `idle` settles when the event loop ran dry. */
+/**
+ * Serves the current request; `idle` settles when the event loop ran dry.
+ * Resolves to whether the sandbox may serve another request.
+ */
 async function serve(load, idle) {
   const res = new Response();
   let mod;
@@ -719,26 +713,30 @@ async function serve(load, idle) {
     console.error("The Function's code failed to load:", describeError(err));
     if (head.probe) {
       if (missingEnv.size > 0) {
-        return probeAnswer(
+        probeAnswer(
           true,
           `not checked: the code reads ${[...missingEnv].sort().join(", ")} from process.env while loading, which the build does not have (${err && err.message ? err.message : err})`,
         );
+        return false;
       }
-      return probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
+      probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
+      return false;
     }
     res.status(500).end("User function not loaded");
-    return writeResponse(res);
+    writeResponse(res);
+    return false;
   }
   const main = mod && (typeof mod.main === "function" ? mod.main : mod.default && mod.default.main);
   if (head.probe) {
-    return typeof main === "function"
-      ? probeAnswer(true, "main is a function")
-      : probeAnswer(false, `the Function does not export a main function (main is ${main === null ? "null" : typeof main})`);
+    if (typeof main === "function") probeAnswer(true, "main is a function");
+    else probeAnswer(false, `the Function does not export a main function (main is ${main === null ? "null" : typeof main})`);
+    return false;
   }
   if (typeof main !== "function") {
     console.error("Content loaded is not a function. Make sure your function exports 'main' function");
     res.status(500).end("User function not loaded");
-    return writeResponse(res);
+    writeResponse(res);
+    return false;
   }
 
   let req;
@@ -747,7 +745,8 @@ async function serve(load, idle) {
   } catch (err) {
     if (!(err instanceof BadRequest)) throw err;
     res.status(400).set("Content-Type", "text/plain; charset=utf-8").end(err.message);
-    return writeResponse(res);
+    writeResponse(res);
+    return true;
   }
 
   // Outbound calls carry the incoming trace context (W3C and B3) unless the
@@ -811,6 +810,7 @@ async function serve(load, idle) {
     idle.then(() => fail(new Error("main returned a Promise that never settled"))),
   ]);
   writeResponse(res);
+  return true;
 }
 
 function probeAnswer(ok, message) {

@@ -205,13 +205,13 @@ impl Builder {
             ..InvokeLimits::default()
         };
         let run = self.runtime.invoke(&module, probe.into(), limits).await;
-        let logs = String::from_utf8_lossy(&run.stderr).trim().to_string();
+        let logs = String::from_utf8_lossy(&run.logs).trim().to_string();
         if let Some(err) = run.error {
             return Err(BuildError::NoMain(format!(
                 "loading the Function failed: {err}\n{logs}"
             )));
         }
-        match shoal_envelope::decode::<shoal_envelope::ResponseHead>(&run.stdout) {
+        match shoal_envelope::decode::<shoal_envelope::ResponseHead>(&run.response) {
             Ok((head, body)) if head.status == 200 => {
                 let answer = String::from_utf8_lossy(body);
                 Ok(answer.starts_with("not checked:").then(|| answer.into_owned()))

@@ -20,6 +20,7 @@ use shoal_runtime::{FunctionModule, Runtime};
 use tokio::sync::Semaphore;
 
 use crate::metrics::FunctionMetrics;
+use crate::warm::{WarmBudget, WarmConfig, WarmPool};
 
 /// Identifies a Function: namespace and name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -181,6 +182,8 @@ pub struct FunctionEntry {
     pub metrics: Arc<FunctionMetrics>,
     /// Caps concurrent requests.
     pub permits: Arc<Semaphore>,
+    /// This version's warm sandboxes.
+    pub warm: WarmPool,
     loaded: RwLock<Option<Loaded>>,
     load_lock: tokio::sync::Mutex<()>,
     last_used: AtomicU64,
@@ -203,6 +206,7 @@ impl FunctionEntry {
     }
 
     fn unload(&self) -> usize {
+        self.warm.clear();
         match self.loaded.write() {
             Ok(mut l) => l.take().map_or(0, |l| l.bytes),
             Err(_) => 0,
@@ -219,6 +223,8 @@ pub struct TableConfig {
     pub artifact_dir: Option<PathBuf>,
     /// Credentials for pulling.
     pub credentials: Credentials,
+    /// Which Functions keep warm sandboxes.
+    pub warm: WarmConfig,
 }
 
 impl Default for TableConfig {
@@ -227,6 +233,7 @@ impl Default for TableConfig {
             memory_budget: 512 << 20,
             artifact_dir: None,
             credentials: Credentials::Anonymous,
+            warm: WarmConfig::default(),
         }
     }
 }
@@ -240,6 +247,7 @@ pub struct FunctionTable {
     versions: AtomicU64,
     clock: AtomicU64,
     loaded_bytes: AtomicU64,
+    warm_budget: Arc<WarmBudget>,
     /// Loads, evictions and cache counters for /metrics.
     pub stats: TableStats,
 }
@@ -263,6 +271,7 @@ impl FunctionTable {
     /// An empty table running modules on `runtime`.
     pub fn new(runtime: Arc<Runtime>, config: TableConfig) -> Self {
         Self {
+            warm_budget: WarmBudget::new(config.warm.memory_budget),
             runtime,
             config,
             entries: RwLock::default(),
@@ -279,12 +288,30 @@ impl FunctionTable {
         &self.runtime
     }
 
+    /// When Functions keep warm sandboxes.
+    pub fn warm_config(&self) -> &WarmConfig {
+        &self.config.warm
+    }
+
+    /// The node-wide account of idle warm sandboxes.
+    pub fn warm_budget(&self) -> &WarmBudget {
+        &self.warm_budget
+    }
+
+    /// Drops warm sandboxes idle longer than the configured TTL; returns how
+    /// many.
+    pub fn sweep_warm(&self) -> usize {
+        let ttl = self.config.warm.idle_ttl;
+        self.list().iter().map(|e| e.warm.sweep(ttl)).sum()
+    }
+
     /// Adds or replaces a Function. Requests running on the previous version
     /// finish on it.
     pub fn upsert(&self, key: FunctionKey, config: FunctionConfig, source: ModuleSource) -> Arc<FunctionEntry> {
         let metrics = self.metrics_for(&key);
         let entry = Arc::new(FunctionEntry {
             permits: Arc::new(Semaphore::new(config.max_concurrency.max(1))),
+            warm: WarmPool::new(self.warm_budget.clone()),
             key: key.clone(),
             config,
             source,

@@ -4,8 +4,9 @@
 //! comes from), loads modules on first use and evicts idle ones beyond a
 //! memory budget; a [`Node`] routes HTTP requests to them by Host (or by path
 //! in local use), enforces body, time, memory and concurrency limits, and
-//! answers with Kyma's Node.js runtime behaviour. Each request runs in a
-//! fresh sandbox from `shoal-runtime`.
+//! answers with Kyma's Node.js runtime behaviour. Requests run in sandboxes
+//! from `shoal-runtime`: a warm one of the Function's while it is in use
+//! ([`warm`]), a fresh one otherwise.
 //!
 //! This crate does not build modules (`shoal-build`) or talk to Kubernetes
 //! (`shoal-controller`); it is told what to serve.
@@ -14,8 +15,10 @@ pub mod functions;
 pub mod metrics;
 pub mod routing;
 mod server;
+pub mod warm;
 
 pub use functions::{
     FunctionConfig, FunctionDefaults, FunctionEntry, FunctionKey, FunctionTable, LoadError, ModuleSource, TableConfig,
 };
 pub use server::{Node, NodeConfig, bind_and_serve};
+pub use warm::WarmConfig;

@@ -19,7 +19,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
-use shoal_runtime::{FunctionIdentity, InvokeContext, InvokeError, InvokeLimits};
+use shoal_runtime::{FunctionIdentity, FunctionModule, Invocation, InvokeContext, InvokeError, InvokeLimits};
 use tokio::net::TcpListener;
 
 use crate::{
@@ -66,6 +66,26 @@ impl Default for NodeConfig {
     }
 }
 
+/// Drops warm sandboxes that went idle, a few times per TTL.
+async fn sweep_warm_sandboxes(table: Arc<FunctionTable>) {
+    let every = (table.warm_config().idle_ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(15));
+    loop {
+        tokio::time::sleep(every).await;
+        let dropped = table.sweep_warm();
+        if dropped > 0 {
+            tracing::debug!(dropped, "idle warm sandboxes dropped");
+        }
+    }
+}
+
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// A node: the Function table behind an HTTP server.
 pub struct Node {
     table: Arc<FunctionTable>,
@@ -102,6 +122,7 @@ impl Node {
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
         tokio::pin!(shutdown);
+        let _sweeper = AbortOnDrop(tokio::spawn(sweep_warm_sandboxes(self.table.clone())).abort_handle());
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
@@ -308,13 +329,9 @@ impl Node {
             },
             mounts: entry.config.mounts.clone(),
         };
-        let run = self
-            .table
-            .runtime()
-            .invoke_with(&context, &module, frame.into(), limits)
-            .await;
-        if !run.stderr.is_empty() {
-            for line in String::from_utf8_lossy(&run.stderr).lines().filter(|l| !l.is_empty()) {
+        let run = self.run(entry, &context, &module, frame.into(), limits).await;
+        if !run.logs.is_empty() {
+            for line in String::from_utf8_lossy(&run.logs).lines().filter(|l| !l.is_empty()) {
                 tracing::info!(target: "function", function = %key, "{line}");
             }
         }
@@ -344,7 +361,7 @@ impl Node {
                 }
             };
         }
-        let (head, body): (ResponseHead, &[u8]) = match shoal_envelope::decode(&run.stdout) {
+        let (head, body): (ResponseHead, &[u8]) = match shoal_envelope::decode(&run.response) {
             Ok(decoded) => decoded,
             Err(e) => {
                 tracing::error!(function = %key, error = %e, "the Function wrote no valid response");
@@ -352,6 +369,37 @@ impl Node {
             }
         };
         build_response(&head, Bytes::copy_from_slice(body))
+    }
+
+    /// Runs a request in a warm sandbox of the Function when it has an idle
+    /// one or may start one, in a fresh sandbox otherwise.
+    async fn run(
+        &self,
+        entry: &FunctionEntry,
+        context: &InvokeContext,
+        module: &FunctionModule,
+        mut frame: Bytes,
+        limits: InvokeLimits,
+    ) -> Invocation {
+        let runtime = self.table.runtime();
+        let warm = self.table.warm_config();
+        if !warm.enabled {
+            return runtime.invoke_with(context, module, frame, limits).await;
+        }
+        let cap = warm.max_per_function.min(entry.config.max_concurrency);
+        let leases = std::iter::from_fn(|| entry.warm.take())
+            .chain(std::iter::from_fn(|| entry.warm.start(runtime, context, module, limits.memory_bytes, cap)).take(1));
+        for lease in leases {
+            match lease.invoke(frame, limits.request()).await {
+                Ok(run) => {
+                    entry.warm.put_back(lease, warm);
+                    return run;
+                }
+                // It ended before taking the request: try the next one.
+                Err(unserved) => frame = unserved,
+            }
+        }
+        runtime.invoke_with(context, module, frame, limits).await
     }
 
     fn function_env(&self, entry: &FunctionEntry) -> BTreeMap<String, String> {

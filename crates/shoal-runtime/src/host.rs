@@ -134,7 +134,7 @@ impl Default for OutboundLimits {
 
 type Completed = (i32, Result<OutboundResponse, OutboundError>);
 
-/// The host-call state of one invocation.
+/// The host-call state of one sandbox.
 pub(crate) struct HostCalls {
     outbound: Option<Arc<dyn Outbound>>,
     function: FunctionIdentity,
@@ -159,6 +159,13 @@ impl HostCalls {
             aborts: HashMap::new(),
             results: HashMap::new(),
         }
+    }
+
+    /// A new request starts in the same sandbox: its own count of outbound
+    /// requests. Calls an earlier request left running carry on.
+    pub(crate) fn begin_request(&mut self, limits: OutboundLimits) {
+        self.limits = limits;
+        self.started = 0;
     }
 
     fn finish(&mut self, id: i32, result: Result<OutboundResponse, OutboundError>) {
@@ -225,7 +232,7 @@ impl Drop for HostCalls {
     }
 }
 
-fn guest_bytes(caller: &mut Caller<'_, RequestState>, ptr: i32, len: i32) -> wasmtime::Result<Vec<u8>> {
+pub(crate) fn guest_bytes(caller: &mut Caller<'_, RequestState>, ptr: i32, len: i32) -> wasmtime::Result<Vec<u8>> {
     let memory = caller
         .get_export("memory")
         .and_then(|e| e.into_memory())
@@ -241,7 +248,7 @@ fn guest_bytes(caller: &mut Caller<'_, RequestState>, ptr: i32, len: i32) -> was
         .ok_or_else(|| wasmtime::Error::msg("guest buffer out of range"))
 }
 
-fn write_guest(caller: &mut Caller<'_, RequestState>, ptr: i32, bytes: &[u8]) -> wasmtime::Result<()> {
+pub(crate) fn write_guest(caller: &mut Caller<'_, RequestState>, ptr: i32, bytes: &[u8]) -> wasmtime::Result<()> {
     let memory = caller
         .get_export("memory")
         .and_then(|e| e.into_memory())

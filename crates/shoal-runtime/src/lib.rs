@@ -1,24 +1,27 @@
 //! Shoal's WebAssembly host: one wasmtime [`Engine`], Shoal's JavaScript
-//! engine plugin compiled once, Function modules compiled once, and a fresh,
-//! limited sandbox for every request.
+//! engine plugin compiled once, Function modules compiled once, and limited
+//! sandboxes that serve requests.
 //!
 //! Lifetimes, from longest to shortest:
 //! - [`Runtime`]: one per process. Owns the `Engine`, the epoch ticker that
 //!   bounds CPU time, and the engine plugin's `InstancePre`.
 //! - [`FunctionModule`]: one per Function version. A dynamically linked module
 //!   (a few KB of bytecode importing the engine) or a static one.
-//! - a `Store`: one per request, dropped when it ends, so nothing a request
-//!   does can leak into the next one.
+//! - a sandbox (one `Store`): either fresh for one request
+//!   ([`Runtime::invoke_with`]) or warm ([`Sandbox`]), serving one Function's
+//!   requests one after another with its module evaluated once. A sandbox
+//!   belongs to one Function version and ends at its first failure.
 //!
-//! This crate knows nothing about serving HTTP, Kubernetes or where modules
-//! come from; it turns a request frame into a response frame or a typed
-//! failure. Outbound calls a Function makes are counted and bounded here
+//! This crate knows nothing about serving HTTP, Kubernetes, where modules
+//! come from or when a sandbox is worth keeping (the node decides); it turns
+//! a request frame into a response frame or a typed failure. Outbound calls a Function makes are counted and bounded here
 //! (the `host` module) but performed by an [`Outbound`] implementation
 //! (`shoal-outbound`); read-only mounts are WASI preopens.
 
 mod cache;
 mod host;
 mod limits;
+mod sandbox;
 
 use std::{
     path::PathBuf,
@@ -27,21 +30,23 @@ use std::{
 };
 
 use bytes::Bytes;
+use tokio::sync::{mpsc, oneshot};
 use wasmtime::{
     Config, Engine, Extern, Instance, InstanceAllocationStrategy, InstancePre, Linker, Module, OptLevel,
     PoolingAllocationConfig, Store, UpdateDeadline,
 };
-use wasmtime_wasi::{
-    WasiCtxBuilder,
-    p1::WasiP1Ctx,
-    p2::pipe::{MemoryInputPipe, MemoryOutputPipe},
-};
+use wasmtime_wasi::{WasiCtxBuilder, p1::WasiP1Ctx};
 
 pub use cache::ModuleCache;
 pub use host::{
     FunctionIdentity, HOST_MODULE, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect,
 };
 use limits::{DeadlineExceeded, RequestLimiter};
+use sandbox::{Job, LogPipe, Outcome, Serving, Shared};
+pub use sandbox::{RequestLimits, Sandbox};
+
+/// Console output kept per request, in bytes.
+const MAX_LOG_BYTES: usize = 64 * 1024;
 
 /// How often the epoch advances. Bounds how late a timeout fires and how
 /// long a busy guest holds a worker thread before yielding.
@@ -118,7 +123,7 @@ impl Default for RuntimeConfig {
     }
 }
 
-/// Per-request limits.
+/// Limits of a fresh sandbox serving one request.
 #[derive(Debug, Clone, Copy)]
 pub struct InvokeLimits {
     /// Wall-clock time the guest may run.
@@ -129,6 +134,17 @@ pub struct InvokeLimits {
     pub max_output_bytes: usize,
     /// Bounds on outbound HTTP.
     pub outbound: OutboundLimits,
+}
+
+impl InvokeLimits {
+    /// The part that applies to each request of a warm sandbox.
+    pub fn request(&self) -> RequestLimits {
+        RequestLimits {
+            timeout: self.timeout,
+            max_output_bytes: self.max_output_bytes,
+            outbound: self.outbound,
+        }
+    }
 }
 
 impl Default for InvokeLimits {
@@ -145,16 +161,29 @@ impl Default for InvokeLimits {
 /// What a request produced.
 #[derive(Debug, Clone)]
 pub struct Invocation {
-    /// Everything the guest wrote to stdout: the response frame.
-    pub stdout: Bytes,
-    /// Everything the guest wrote to stderr (console output), truncated.
-    pub stderr: Bytes,
-    /// Set when the guest did not run to completion.
+    /// The response frame the guest handed back (empty on failure).
+    pub response: Bytes,
+    /// What the guest wrote to stdout and stderr (console output) while
+    /// serving this request, capped at 64 KiB.
+    pub logs: Bytes,
+    /// Set when the guest did not answer.
     pub error: Option<InvokeError>,
-    /// Time to create the sandbox.
+    /// Time to create the sandbox (zero for a warm sandbox's later requests).
     pub instantiate_time: Duration,
-    /// Time the guest ran.
+    /// Time the guest spent on the request, from taking it to answering.
     pub run_time: Duration,
+}
+
+impl Invocation {
+    fn failed(error: InvokeError) -> Self {
+        Self {
+            response: Bytes::new(),
+            logs: Bytes::new(),
+            error: Some(error),
+            instantiate_time: Duration::ZERO,
+            run_time: Duration::ZERO,
+        }
+    }
 }
 
 /// Who an invocation runs for, and what it may reach besides its input.
@@ -178,8 +207,10 @@ pub struct Mount {
 struct RequestState {
     wasi: WasiP1Ctx,
     limiter: RequestLimiter,
+    /// When the request being served must be answered by.
     deadline: Instant,
     calls: host::HostCalls,
+    serving: Serving,
 }
 
 /// How a Function module gets the JavaScript engine.
@@ -259,6 +290,7 @@ impl Runtime {
         wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut RequestState| &mut s.wasi)
             .map_err(|e| RuntimeError::Config(e.to_string()))?;
         host::add_to_linker(&mut linker).map_err(|e| RuntimeError::Config(e.to_string()))?;
+        sandbox::add_to_linker(&mut linker).map_err(|e| RuntimeError::Config(e.to_string()))?;
 
         let engine_module = compile(&engine, cache.as_ref(), shoal_engine::ENGINE_WASM)?;
         let js_engine = linker
@@ -332,8 +364,7 @@ impl Runtime {
         })
     }
 
-    /// Runs one request in a fresh sandbox: `input` goes to the guest's stdin,
-    /// its stdout and stderr come back.
+    /// Runs one request in a fresh sandbox, dropped when it answers.
     pub async fn invoke(&self, function: &FunctionModule, input: Bytes, limits: InvokeLimits) -> Invocation {
         self.invoke_with(&InvokeContext::default(), function, input, limits)
             .await
@@ -347,13 +378,83 @@ impl Runtime {
         input: Bytes,
         limits: InvokeLimits,
     ) -> Invocation {
+        // A queue holding this one request, closed behind it: the guest
+        // serves it and is then told there is no more.
+        let (jobs, queue) = mpsc::channel(1);
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            frame: input,
+            limits: limits.request(),
+            reply,
+        };
+        if jobs.try_send(job).is_err() {
+            return Invocation::failed(InvokeError::Instantiate("could not queue the request".into()));
+        }
+        drop(jobs);
+        self.sandbox_parts()
+            .run(
+                context.clone(),
+                function.clone(),
+                limits.memory_bytes,
+                queue,
+                Shared::new(),
+            )
+            .await;
+        match answer.await {
+            Ok(Outcome::Served(invocation)) => invocation,
+            Ok(Outcome::NotServed(_)) | Err(_) => {
+                Invocation::failed(InvokeError::Trap("the Function ended before taking its request".into()))
+            }
+        }
+    }
+
+    /// Starts a warm sandbox for `function` on the current tokio runtime:
+    /// it instantiates the Function once and then serves the requests sent
+    /// to it, one at a time, until it is dropped or fails. `memory_bytes`
+    /// bounds its linear memory over its whole life.
+    pub fn start_sandbox(&self, context: &InvokeContext, function: &FunctionModule, memory_bytes: usize) -> Sandbox {
+        // Capacity 1: the owner sends one request at a time.
+        let (jobs, queue) = mpsc::channel(1);
+        let shared = Shared::new();
+        let run = self
+            .sandbox_parts()
+            .run(context.clone(), function.clone(), memory_bytes, queue, shared.clone());
+        tokio::spawn(run);
+        Sandbox::new(jobs, shared)
+    }
+
+    fn sandbox_parts(&self) -> SandboxParts {
+        SandboxParts {
+            engine: self.engine.clone(),
+            js_engine: self.js_engine.clone(),
+            outbound: self.outbound.clone(),
+        }
+    }
+}
+
+/// What a sandbox needs from the runtime, owned so a warm sandbox can run
+/// as its own task.
+struct SandboxParts {
+    engine: Engine,
+    js_engine: InstancePre<RequestState>,
+    outbound: Option<Arc<dyn Outbound>>,
+}
+
+impl SandboxParts {
+    /// Instantiates `function` in a new store and runs it until it has
+    /// served `queue` (the guest returns when the queue closes) or fails.
+    async fn run(
+        self,
+        context: InvokeContext,
+        function: FunctionModule,
+        memory_bytes: usize,
+        queue: mpsc::Receiver<Job>,
+        shared: Arc<Shared>,
+    ) {
         let started = Instant::now();
-        let stdout = MemoryOutputPipe::new(limits.max_output_bytes);
-        let stderr = MemoryOutputPipe::new(64 * 1024);
+        let log = LogPipe::new(MAX_LOG_BYTES);
         let mut wasi = WasiCtxBuilder::new();
-        wasi.stdin(MemoryInputPipe::new(input))
-            .stdout(stdout.clone())
-            .stderr(stderr.clone());
+        wasi.stdout(log.clone()).stderr(log.clone());
         let mut mount_error = None;
         for mount in &context.mounts {
             if let Err(e) = wasi.preopened_dir(
@@ -373,19 +474,20 @@ impl Runtime {
             &self.engine,
             RequestState {
                 wasi: wasi.build_p1(),
-                limiter: RequestLimiter::new(limits.memory_bytes),
-                deadline: started + limits.timeout,
-                calls: host::HostCalls::new(self.outbound.clone(), context.function.clone(), limits.outbound),
+                limiter: RequestLimiter::new(memory_bytes, shared.memory_bytes.clone()),
+                // Set per request when the guest takes one.
+                deadline: started + Duration::from_secs(3600),
+                calls: host::HostCalls::new(
+                    self.outbound.clone(),
+                    context.function.clone(),
+                    OutboundLimits::default(),
+                ),
+                serving: Serving::new(queue, log, shared),
             },
         );
         if let Some(error) = mount_error {
-            return Invocation {
-                stdout: Bytes::new(),
-                stderr: Bytes::new(),
-                error: Some(error),
-                instantiate_time: started.elapsed(),
-                run_time: Duration::ZERO,
-            };
+            store.data_mut().serving.finish(Some(error), false);
+            return;
         }
         store.limiter(|s| &mut s.limiter);
         store.set_epoch_deadline(1);
@@ -397,29 +499,25 @@ impl Runtime {
             Ok(UpdateDeadline::Yield(1))
         });
 
-        let entry = match self.instantiate(&mut store, function).await {
+        let entry = match self.instantiate(&mut store, &function).await {
             Ok(instance) => instance.get_typed_func::<(), ()>(&mut store, "_start"),
             Err(e) => Err(e),
         };
-        let instantiate_time = started.elapsed();
-        let mut error = None;
-        match entry {
-            Err(e) => error = Some(classify(e, &store, limits)),
-            Ok(start) => {
-                if let Err(e) = start.call_async(&mut store, ()).await {
-                    error = Some(classify(e, &store, limits));
-                }
+        let start = match entry {
+            Ok(start) => start,
+            Err(e) => {
+                let error = classify(e, &store);
+                store.data_mut().serving.finish(Some(error), false);
+                return;
             }
-        }
-        let run_time = started.elapsed() - instantiate_time;
-        drop(store);
-        Invocation {
-            stdout: stdout.contents(),
-            stderr: stderr.contents(),
-            error,
-            instantiate_time,
-            run_time,
-        }
+        };
+        store.data_mut().serving.set_instantiate_time(started.elapsed());
+        let error = start
+            .call_async(&mut store, ())
+            .await
+            .err()
+            .map(|e| classify(e, &store));
+        store.data_mut().serving.finish(error, true);
     }
 
     async fn instantiate(
@@ -451,13 +549,13 @@ fn compile(engine: &Engine, cache: Option<&ModuleCache>, wasm: &[u8]) -> Result<
     }
 }
 
-fn classify(e: wasmtime::Error, store: &Store<RequestState>, limits: InvokeLimits) -> InvokeError {
+fn classify(e: wasmtime::Error, store: &Store<RequestState>) -> InvokeError {
     if e.is::<DeadlineExceeded>() {
-        return InvokeError::Timeout(limits.timeout);
+        return InvokeError::Timeout(store.data().serving.timeout());
     }
     if store.data().limiter.exceeded() {
         return InvokeError::MemoryExceeded {
-            limit: limits.memory_bytes,
+            limit: store.data().limiter.limit(),
         };
     }
     if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {

@@ -1,4 +1,7 @@
-//! Per-request resource limits.
+//! Per-sandbox resource limits.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The error an expired deadline raises inside the guest.
 #[derive(Debug)]
@@ -17,14 +20,21 @@ impl std::error::Error for DeadlineExceeded {}
 pub(crate) struct RequestLimiter {
     memory_limit: usize,
     exceeded: bool,
+    /// The memory's current size, for whoever keeps the sandbox.
+    memory_bytes: Arc<AtomicUsize>,
 }
 
 impl RequestLimiter {
-    pub(crate) fn new(memory_limit: usize) -> Self {
+    pub(crate) fn new(memory_limit: usize, memory_bytes: Arc<AtomicUsize>) -> Self {
         Self {
             memory_limit,
             exceeded: false,
+            memory_bytes,
         }
+    }
+
+    pub(crate) fn limit(&self) -> usize {
+        self.memory_limit
     }
 
     pub(crate) fn exceeded(&self) -> bool {
@@ -44,6 +54,7 @@ impl wasmtime::ResourceLimiter for RequestLimiter {
                 self.memory_limit
             )));
         }
+        self.memory_bytes.store(desired, Ordering::Relaxed);
         Ok(true)
     }
 

@@ -63,6 +63,7 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
             memory_budget: args.node.memory_budget_mb << 20,
             artifact_dir: args.artifact_dir,
             credentials,
+            warm: args.node.warm_config(),
         },
     ));
     for spec in &args.functions {

@@ -5,7 +5,7 @@ use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use clap::Args;
-use shoal_node::{FunctionDefaults, NodeConfig};
+use shoal_node::{FunctionDefaults, NodeConfig, WarmConfig};
 use shoal_outbound::{EgressPolicy, HostPattern, HttpOutbound, OutboundConfig};
 use shoal_runtime::{OutboundLimits, Runtime, RuntimeConfig};
 
@@ -62,9 +62,41 @@ pub struct NodeArgs {
     /// PEM file of CA certificates trusted for outbound HTTPS besides the system's.
     #[arg(long, env = "SHOAL_CA_BUNDLE")]
     pub ca_bundle: Option<PathBuf>,
+    /// Run every request in a fresh sandbox: no warm instances, module-level
+    /// state never outlives a request.
+    #[arg(long, env = "SHOAL_FRESH_SANDBOX_PER_REQUEST")]
+    pub fresh_sandbox_per_request: bool,
+    /// Warm sandboxes (evaluated instances) one Function may keep, at most
+    /// its concurrency limit.
+    #[arg(long, env = "SHOAL_WARM_MAX_PER_FUNCTION", default_value_t = 8)]
+    pub warm_max_per_function: usize,
+    /// Requests a warm sandbox serves before it is recycled.
+    #[arg(long, env = "SHOAL_WARM_MAX_REQUESTS", default_value_t = 10_000)]
+    pub warm_max_requests: u64,
+    /// A warm sandbox whose memory grew past this many MB is not kept.
+    #[arg(long, env = "SHOAL_WARM_MAX_SANDBOX_MB", default_value_t = 128)]
+    pub warm_max_sandbox_mb: usize,
+    /// Seconds an idle warm sandbox is kept.
+    #[arg(long, env = "SHOAL_WARM_IDLE_SECS", default_value_t = 60)]
+    pub warm_idle_secs: u64,
+    /// Memory all idle warm sandboxes of the node may hold, in MB.
+    #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = 1024)]
+    pub warm_budget_mb: usize,
 }
 
 impl NodeArgs {
+    /// The warm-sandbox policy these flags set.
+    pub fn warm_config(&self) -> WarmConfig {
+        WarmConfig {
+            enabled: !self.fresh_sandbox_per_request,
+            max_per_function: self.warm_max_per_function.max(1),
+            max_requests: self.warm_max_requests.max(1),
+            max_sandbox_memory: self.warm_max_sandbox_mb << 20,
+            idle_ttl: Duration::from_secs(self.warm_idle_secs),
+            memory_budget: self.warm_budget_mb << 20,
+        }
+    }
+
     /// The per-Function defaults these flags set.
     pub fn function_defaults(&self) -> FunctionDefaults {
         FunctionDefaults {

@@ -41,6 +41,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
     let runtime = node_support::runtime(&args.node)?;
     let table_config = TableConfig {
         memory_budget: args.node.memory_budget_mb << 20,
+        warm: args.node.warm_config(),
         ..TableConfig::default()
     };
     let table = Arc::new(FunctionTable::new(runtime.clone(), table_config));

@@ -52,6 +52,7 @@ impl Platform {
                 memory_budget: 256 << 20,
                 artifact_dir: Some(artifacts),
                 credentials: shoal_oci::Credentials::Anonymous,
+                warm: shoal_node::WarmConfig::default(),
             },
         ));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");

@@ -1,8 +1,10 @@
-//! Calls into the node (the `shoal_host_v1` import module): outbound HTTP,
-//! performed by the host on its own async runtime, and the one blocking
-//! primitive the JavaScript event loop needs, "wait until a call completes
-//! or a timer is due". The host implements `wait` as an async function, so a
-//! Function awaiting upstreams or timers holds no thread.
+//! Calls into the node (the `shoal_host_v1` import module): the requests a
+//! sandbox serves (`next_request`, `respond`), outbound HTTP, performed by
+//! the host on its own async runtime, and the one blocking primitive the
+//! JavaScript event loop needs, "wait until a call completes or a timer is
+//! due". The host implements `wait` and `next_request` as async functions,
+//! so a Function awaiting upstreams, timers or its next request holds no
+//! thread.
 //!
 //! The ABI is deliberately small: the request head and the results travel as
 //! JSON, bodies as bytes; ids are positive `i32`s; nothing here panics on
@@ -15,6 +17,17 @@ use javy_plugin_api::javy::quickjs::{
 
 #[link(wasm_import_module = "shoal_host_v1")]
 unsafe extern "C" {
+    /// Waits for the next request this sandbox serves and writes its frame
+    /// length as a little-endian u32 at `out`; returns 1, or 0 when the
+    /// sandbox is done (the host retires it) and the guest should return.
+    #[link_name = "next_request"]
+    fn host_next_request(out: *mut u8) -> i32;
+    /// Copies the request frame announced by `next_request` to `frame`.
+    #[link_name = "request_read"]
+    fn host_request_read(frame: *mut u8) -> i32;
+    /// Hands the response frame of the current request to the host.
+    #[link_name = "respond"]
+    fn host_respond(frame: *const u8, len: usize) -> i32;
     /// Starts an outbound HTTP request; returns its id. Failures (egress
     /// policy, limits) are delivered as its result.
     #[link_name = "http_start"]
@@ -33,6 +46,33 @@ unsafe extern "C" {
     /// Copies a completed call's result into guest memory and forgets it.
     #[link_name = "result_read"]
     fn host_result_read(id: i32, head: *mut u8, body: *mut u8) -> i32;
+}
+
+/// The next request frame, or `undefined` when the sandbox is done.
+fn next_request<'js>(ctx: Ctx<'js>) -> JsResult<Option<TypedArray<'js, u8>>> {
+    let mut size = [0u8; 4];
+    // SAFETY: `size` has room for the u32 the host writes.
+    if unsafe { host_next_request(size.as_mut_ptr()) } == 0 {
+        return Ok(None);
+    }
+    let mut frame = vec![0u8; u32::from_le_bytes(size) as usize];
+    // SAFETY: the buffer has exactly the size the host announced.
+    if unsafe { host_request_read(frame.as_mut_ptr()) } != 0 {
+        return Err(Exception::throw_message(&ctx, "the request frame vanished"));
+    }
+    Ok(Some(TypedArray::new(ctx, frame)?))
+}
+
+fn respond<'js>(ctx: Ctx<'js>, frame: TypedArray<'js, u8>) -> JsResult<()> {
+    let frame = frame
+        .as_bytes()
+        .ok_or_else(|| Exception::throw_message(&ctx, "the response buffer is detached"))?;
+    // SAFETY: the slice is live for the duration of the call; the host only
+    // reads it.
+    if unsafe { host_respond(frame.as_ptr(), frame.len()) } != 0 {
+        return Err(Exception::throw_message(&ctx, "the host refused the response frame"));
+    }
+    Ok(())
 }
 
 fn http_start<'js>(ctx: Ctx<'js>, head: String, body: TypedArray<'js, u8>) -> JsResult<i32> {
@@ -78,6 +118,8 @@ fn take<'js>(ctx: Ctx<'js>, id: i32) -> JsResult<Object<'js>> {
 /// Installs `globalThis.__shoal_host`.
 pub fn install(ctx: &Ctx<'_>) -> JsResult<()> {
     let host = Object::new(ctx.clone())?;
+    host.set("nextRequest", Function::new(ctx.clone(), next_request)?)?;
+    host.set("respond", Function::new(ctx.clone(), respond)?)?;
     host.set("httpStart", Function::new(ctx.clone(), http_start)?)?;
     host.set("httpCancel", Function::new(ctx.clone(), http_cancel)?)?;
     host.set("wait", Function::new(ctx.clone(), wait)?)?;
