@@ -31,6 +31,8 @@ struct Cli {
 enum Command {
     /// Run the whole suite and write the results table.
     Run(RunArgs),
+    /// Only the in-process figures (time inside the server), quickly.
+    Inside,
     /// (child) A Shoal node serving generated Functions from a folder.
     ServeNode(children::ServeNodeArgs),
     /// (child) A raw hyper hello-world server: the ceiling.
@@ -60,7 +62,16 @@ fn main() -> anyhow::Result<()> {
         Command::ServeNode(args) => runtime.block_on(children::serve_node(args)),
         Command::ServeHyper(args) => runtime.block_on(children::serve_hyper(args)),
         Command::Run(args) => runtime.block_on(run(args)),
+        Command::Inside => runtime.block_on(inside()),
     }
+}
+
+async fn inside() -> anyhow::Result<()> {
+    let work = tempfile::tempdir()?;
+    generate::functions(work.path(), 1, shoal_build::Linking::Dynamic).await?;
+    let inside = measure::inside_server(work.path()).await?;
+    println!("{inside:#?}");
+    Ok(())
 }
 
 async fn run(args: RunArgs) -> anyhow::Result<()> {

@@ -76,18 +76,26 @@ pub struct VariantRow {
     pub c64: Load,
 }
 
-/// Time inside the server for one warm hello-world request.
+/// Time inside the server for one hello-world request, hot (a warm
+/// sandbox: the module evaluated once) and in a fresh sandbox per request.
 #[derive(Debug, Clone)]
 pub struct Inside {
-    /// Whole server-side handling (routing, envelope, sandbox, response).
+    /// Whole server-side handling of a hot request (routing, envelope,
+    /// warm sandbox, response).
     pub handle_p50: Duration,
     /// 99th percentile of the same.
     pub handle_p99: Duration,
-    /// Creating the sandbox (engine + Function instances).
+    /// The JavaScript run of a hot request (the prelude's per-request work
+    /// and the handler), inside a warm sandbox.
+    pub warm_run_p50: Duration,
+    /// Whole server-side handling with a fresh sandbox per request.
+    pub fresh_handle_p50: Duration,
+    /// Creating a fresh sandbox (engine + Function instances).
     pub instantiate_p50: Duration,
-    /// Running the JavaScript.
+    /// Running the JavaScript in a fresh sandbox: evaluating the prelude and
+    /// the module, then the request.
     pub run_p50: Duration,
-    /// Minor page faults per sandboxed request.
+    /// Minor page faults per fresh-sandbox request.
     pub faults_per_request: f64,
 }
 
@@ -153,25 +161,83 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// Server-side time of warm hello-world requests, in this process.
+/// Server-side time of hello-world requests, in this process.
 pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
     let runtime = Arc::new(Runtime::new(&RuntimeConfig {
         pool_instances: 16,
         ..RuntimeConfig::default()
     })?);
-    let table = Arc::new(FunctionTable::new(runtime.clone(), TableConfig::default()));
-    let wasm = std::fs::read(dir.join(format!("{}.wasm", generate::name(0))))?;
-    let entry = table.upsert(
-        FunctionKey::new("bench", generate::name(0)),
-        FunctionConfig::default(),
-        ModuleSource::Bytes(Arc::new(wasm)),
-    );
-    let node = Node::new(table.clone(), NodeConfig::default());
+    let wasm = Arc::new(std::fs::read(dir.join(format!("{}.wasm", generate::name(0))))?);
+    let mut handled = Vec::new();
+    for warm in [true, false] {
+        let table = Arc::new(FunctionTable::new(
+            runtime.clone(),
+            TableConfig {
+                warm: shoal_node::WarmConfig {
+                    enabled: warm,
+                    ..Default::default()
+                },
+                ..TableConfig::default()
+            },
+        ));
+        table.upsert(
+            FunctionKey::new("bench", generate::name(0)),
+            FunctionConfig::default(),
+            ModuleSource::Bytes(wasm.clone()),
+        );
+        let node = Node::new(table.clone(), NodeConfig::default());
+        handled.push(handle_times(&node, &format!("/bench/{}/", generate::name(0))).await?);
+    }
+    // The sandbox alone: a warm one's run, a fresh one's instantiation and run.
+    let module = runtime.load(&wasm)?;
+    let head = serde_json::json!({"v": 1, "method": "GET", "path": "/", "query": "", "headers": [], "env": {},
+        "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
+    let frame = Bytes::from(shoal_envelope::encode(&head, b""));
+    let limits = shoal_runtime::InvokeLimits::default();
+    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_bytes);
+    let mut warm_run = Vec::new();
+    for i in 0..3000 {
+        let r = sandbox
+            .invoke(frame.clone(), limits.request())
+            .await
+            .map_err(|_| anyhow::anyhow!("the warm sandbox ended"))?;
+        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        if !r.logs.is_empty() && std::env::var_os("SHOAL_BENCH_LOGS").is_some() {
+            eprint!("{}", String::from_utf8_lossy(&r.logs));
+        }
+        if i >= 100 {
+            warm_run.push(r.run_time);
+        }
+    }
+    let (mut inst, mut run) = (Vec::new(), Vec::new());
+    let faults_before = minor_faults();
+    for _ in 0..2000 {
+        let r = runtime.invoke(&module, frame.clone(), limits).await;
+        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        inst.push(r.instantiate_time);
+        run.push(r.run_time);
+    }
+    let faults_per_request = (minor_faults() - faults_before) as f64 / 2000.0;
+    inst.sort();
+    run.sort();
+    warm_run.sort();
+    Ok(Inside {
+        faults_per_request,
+        handle_p50: percentile(&handled[0], 0.5),
+        handle_p99: percentile(&handled[0], 0.99),
+        warm_run_p50: percentile(&warm_run, 0.5),
+        fresh_handle_p50: percentile(&handled[1], 0.5),
+        instantiate_p50: percentile(&inst, 0.5),
+        run_p50: percentile(&run, 0.5),
+    })
+}
+
+/// Sorted server-side handling times of sequential requests to `path`.
+async fn handle_times(node: &Arc<Node>, path: &str) -> anyhow::Result<Vec<Duration>> {
     let peer: SocketAddr = "127.0.0.1:1".parse()?;
-    let path = format!("/bench/{}/", generate::name(0));
     let mut handle = Vec::new();
     for i in 0..3200 {
-        let req = http::Request::get(&path)
+        let req = http::Request::get(path)
             .header("host", "127.0.0.1")
             .body(Full::<Bytes>::default())?;
         let t = Instant::now();
@@ -183,31 +249,7 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
         }
     }
     handle.sort();
-    // The sandbox alone, split into instantiation and the JavaScript run.
-    let module = table.module(&entry).await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let head = serde_json::json!({"v": 1, "method": "GET", "path": "/", "query": "", "headers": [], "env": {},
-        "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
-    let frame = Bytes::from(shoal_envelope::encode(&head, b""));
-    let (mut inst, mut run) = (Vec::new(), Vec::new());
-    let faults_before = minor_faults();
-    for _ in 0..2000 {
-        let r = runtime
-            .invoke(&module, frame.clone(), shoal_runtime::InvokeLimits::default())
-            .await;
-        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
-        inst.push(r.instantiate_time);
-        run.push(r.run_time);
-    }
-    let faults_per_request = (minor_faults() - faults_before) as f64 / 2000.0;
-    inst.sort();
-    run.sort();
-    Ok(Inside {
-        faults_per_request,
-        handle_p50: percentile(&handle, 0.5),
-        handle_p99: percentile(&handle, 0.99),
-        instantiate_p50: percentile(&inst, 0.5),
-        run_p50: percentile(&run, 0.5),
-    })
+    Ok(handle)
 }
 
 /// First request to each of `count` Functions, one after another.

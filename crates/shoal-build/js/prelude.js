@@ -21,15 +21,13 @@ const decoder = new globalThis.TextDecoder();
 
 /** The next request, or null when the host retires this sandbox. */
 function nextRequest() {
-  const frame = __shoal_host.nextRequest();
-  if (frame === undefined) return null;
-  if (frame.length < 4) throw new Error("Shoal: the request frame is truncated");
-  const headLen = new DataView(frame.buffer, frame.byteOffset, 4).getUint32(0, true);
-  const head = JSON.parse(decoder.decode(frame.subarray(4, 4 + headLen)));
+  const next = __shoal_host.nextRequest();
+  if (next === undefined) return null;
+  const head = JSON.parse(next[0]);
   if (head.v !== ENVELOPE_VERSION) {
     throw new Error(`Shoal: envelope version ${head.v} is not supported (prelude speaks ${ENVELOPE_VERSION})`);
   }
-  return { head, body: frame.subarray(4 + headLen) };
+  return { head, body: next[1] };
 }
 
 // The request being served. The first one arrives before the Function's
@@ -429,8 +427,8 @@ class Response {
     this.body = new Uint8Array(0);
     this.writableEnded = false;
     this.headersSent = false;
-    /** Settles when the response is complete (end, send, json, ...). */
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+    /** Called once when the response is complete (end, send, json, ...). */
+    this.onEnded = null;
   }
   status(code) {
     this.statusCode = Number(code);
@@ -477,7 +475,7 @@ class Response {
     if (this.writableEnded) return this;
     if (body !== undefined && body !== null) this.body = toBytes(body);
     this.writableEnded = this.headersSent = true;
-    this.markEnded();
+    if (this.onEnded) this.onEnded();
     return this;
   }
   json(value) {
@@ -550,17 +548,12 @@ function describeError(err) {
 function writeResponse(res) {
   const headers = [["Access-Control-Allow-Origin", "*"]];
   for (const [name, value] of res.headers.values()) {
-    if (name.toLowerCase() === "access-control-allow-origin") headers[0] = [name, value];
+    if (name.length === 27 && name.toLowerCase() === "access-control-allow-origin") headers[0] = [name, value];
     else if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
     else headers.push([name, value]);
   }
   const status = Number.isInteger(res.statusCode) && res.statusCode >= 100 && res.statusCode <= 999 ? res.statusCode : 500;
-  const headBytes = encoder.encode(JSON.stringify({ v: ENVELOPE_VERSION, status, headers }));
-  const frame = new Uint8Array(4 + headBytes.length + res.body.length);
-  new DataView(frame.buffer).setUint32(0, headBytes.length, true);
-  frame.set(headBytes, 4);
-  frame.set(res.body, 4 + headBytes.length);
-  __shoal_host.respond(frame);
+  __shoal_host.respond(JSON.stringify({ v: ENVELOPE_VERSION, status, headers }), res.body);
 }
 
 // ---------------------------------------------------------------- event
@@ -640,60 +633,53 @@ function buildEvent(req, res) {
   return event;
 }
 
-function buildRequest(body) {
-  const headers = headerObject(head.headers);
-  const url = head.query ? `${head.path}?${head.query}` : head.path;
-  return {
-    method: head.method,
-    path: head.path,
-    url,
-    originalUrl: url,
-    baseUrl: "",
-    query: parseSimpleQuery(head.query),
-    params: {},
-    headers,
-    body,
-    hostname: (headers.host || "").replace(/:\d+$/, ""),
-    protocol: headers["x-forwarded-proto"] || "http",
-    get(name) {
-      const n = String(name).toLowerCase();
-      return headers[n === "referrer" ? "referer" : n];
-    },
-    header(name) {
-      return this.get(name);
-    },
-    is(t) {
-      const ct = mediaType(headers["content-type"]);
-      return ct === t || ct.endsWith(`/${t}`) || (t.endsWith("/*") && ct.startsWith(t.slice(0, -1))) ? ct : false;
-    },
-  };
+// Express's req: the fields Kyma hands on, and get/header/is.
+class KymaRequest {
+  constructor(headers, body) {
+    const url = head.query ? `${head.path}?${head.query}` : head.path;
+    this.method = head.method;
+    this.path = head.path;
+    this.url = url;
+    this.originalUrl = url;
+    this.baseUrl = "";
+    this.query = parseSimpleQuery(head.query);
+    this.params = {};
+    this.headers = headers;
+    this.body = body;
+    this.hostname = (headers.host || "").replace(/:\d+$/, "");
+    this.protocol = headers["x-forwarded-proto"] || "http";
+  }
+  get(name) {
+    const n = String(name).toLowerCase();
+    return this.headers[n === "referrer" ? "referer" : n];
+  }
+  header(name) {
+    return this.get(name);
+  }
+  is(t) {
+    const ct = mediaType(this.headers["content-type"]);
+    return ct === t || ct.endsWith(`/${t}`) || (t.endsWith("/*") && ct.startsWith(t.slice(0, -1))) ? ct : false;
+  }
 }
 
 // ---------------------------------------------------------------- run
 /**
  * Serves requests until the host retires the sandbox; `load` imports the
- * user module (once: later calls return the same module). The event loop
- * runs while a request is being served, so module top-level code may await
- * timers and fetches too. Between requests nothing runs: timers and calls a
+ * user module once. Between requests nothing runs: timers and calls a
  * request left behind carry on during the next one (as in a frozen AWS
  * Lambda environment).
+ *
+ * The event loop runs only while something is awaited: loading the module
+ * (its top level may await timers and fetches) and a handler whose result
+ * is a Promise. A handler that answers synchronously is served without it,
+ * which is most of the cost of a small request.
  */
 export async function run(load) {
+  const main = await loadMain(load);
+  if (main === null) return;
   for (;;) {
-    let finished = false;
-    let loopIdle;
-    const idle = new Promise((resolve) => (loopIdle = resolve));
-    const work = serve(load, idle).finally(() => {
-      finished = true;
-    });
-    await Promise.race([work, pump(() => finished)]);
-    if (!finished) {
-      // Nothing is left that could make progress: no jobs, timers or calls.
-      loopIdle();
-    }
-    // A Function whose module did not load is not kept: the next request
-    // gets a fresh sandbox and tries again.
-    if (!(await work)) return;
+    const pending = serve(main);
+    if (pending) await untilSettled(pending.settled, pending.abandon);
     request = nextRequest();
     if (request === null) return;
     head = request.head;
@@ -701,59 +687,94 @@ export async function run(load) {
 }
 
 /**
- * Serves the current request; `idle` settles when the event loop ran dry.
- * Resolves to whether the sandbox may serve another request.
+ * Runs the event loop until `promise` settles, or until nothing is left
+ * that could settle it, when `onIdle` is called and the loop stops.
  */
-async function serve(load, idle) {
-  const res = new Response();
+async function untilSettled(promise, onIdle) {
+  let settled = false;
+  const done = promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await Promise.race([done, pump(() => settled)]);
+  if (!settled) onIdle();
+}
+
+/**
+ * The handler's `main`, loading the module with the event loop running.
+ * When the module does not load or exports no main, the current request is
+ * answered (500, or the build probe's verdict) and the result is null: the
+ * sandbox is not kept, so the next request gets a fresh one and tries again.
+ */
+async function loadMain(load) {
   let mod;
-  try {
-    mod = await load();
-  } catch (err) {
-    console.error("The Function's code failed to load:", describeError(err));
+  let error;
+  let loaded = false;
+  const loading = load().then(
+    (m) => {
+      mod = m;
+      loaded = true;
+    },
+    (err) => {
+      error = err;
+    },
+  );
+  await untilSettled(loading, () => {
+    error = new Error("the module's top-level code awaits something that never settles");
+  });
+  if (!loaded) {
+    console.error("The Function's code failed to load:", describeError(error));
     if (head.probe) {
       if (missingEnv.size > 0) {
         probeAnswer(
           true,
-          `not checked: the code reads ${[...missingEnv].sort().join(", ")} from process.env while loading, which the build does not have (${err && err.message ? err.message : err})`,
+          `not checked: the code reads ${[...missingEnv].sort().join(", ")} from process.env while loading, which the build does not have (${error && error.message ? error.message : error})`,
         );
-        return false;
+      } else {
+        probeAnswer(false, `the Function's code throws while loading: ${describeError(error)}`);
       }
-      probeAnswer(false, `the Function's code throws while loading: ${describeError(err)}`);
-      return false;
+      return null;
     }
-    res.status(500).end("User function not loaded");
-    writeResponse(res);
-    return false;
+    writeResponse(new Response().status(500).end("User function not loaded"));
+    return null;
   }
   const main = mod && (typeof mod.main === "function" ? mod.main : mod.default && mod.default.main);
   if (head.probe) {
     if (typeof main === "function") probeAnswer(true, "main is a function");
     else probeAnswer(false, `the Function does not export a main function (main is ${main === null ? "null" : typeof main})`);
-    return false;
+    return null;
   }
   if (typeof main !== "function") {
     console.error("Content loaded is not a function. Make sure your function exports 'main' function");
-    res.status(500).end("User function not loaded");
-    writeResponse(res);
-    return false;
+    writeResponse(new Response().status(500).end("User function not loaded"));
+    return null;
   }
+  return main;
+}
 
+/**
+ * Serves the current request with `main`. Answers at once when main
+ * returns (or throws) synchronously; otherwise returns what the caller
+ * must wait for: `settled` (main's promise, or the handler ending the
+ * response through sendResponse, whichever comes first) and `abandon`,
+ * for when nothing is left that could settle it.
+ */
+function serve(main) {
+  const res = new Response();
   let req;
   try {
-    req = buildRequest(parseBody(headerObject(head.headers)["content-type"], request.body));
+    const headers = headerObject(head.headers);
+    req = new KymaRequest(headers, parseBody(headers["content-type"], request.body));
   } catch (err) {
     if (!(err instanceof BadRequest)) throw err;
     res.status(400).set("Content-Type", "text/plain; charset=utf-8").end(err.message);
     writeResponse(res);
-    return true;
+    return null;
   }
 
   // Outbound calls carry the incoming trace context (W3C and B3) unless the
   // Function sets its own.
-  globalThis.__shoal_trace_headers = head.headers.filter(([k]) =>
-    /^(traceparent|tracestate|b3|x-b3-[a-z]+|x-request-id)$/i.test(k),
-  );
+  globalThis.__shoal_trace_headers = traceHeaders(head.headers);
   const event = buildEvent(req, res);
   const fn = head.function || {};
   const context = {
@@ -794,23 +815,61 @@ async function serve(load, idle) {
     if (typeof err === "string") res.end(err);
     else res.end("Internal server error");
   };
+  const answer = (value) => {
+    try {
+      sendResponse(value);
+    } catch (err) {
+      fail(err);
+    }
+  };
 
+  let result;
+  try {
+    result = main(event, context, sendResponse);
+  } catch (err) {
+    fail(err);
+    writeResponse(res);
+    return null;
+  }
+  if (result === null || (typeof result !== "object" && typeof result !== "function") || typeof result.then !== "function") {
+    answer(result);
+    writeResponse(res);
+    return null;
+  }
   // The response goes when main settles, or as soon as the handler ended
   // it through sendResponse (work it left running is then abandoned), or
   // when nothing is left that could settle main.
-  await Promise.race([
-    (async () => {
-      try {
-        sendResponse(await main(event, context, sendResponse));
-      } catch (err) {
-        fail(err);
-      }
-    })(),
-    res.ended,
-    idle.then(() => fail(new Error("main returned a Promise that never settled"))),
-  ]);
-  writeResponse(res);
-  return true;
+  let responded = false;
+  const respond = () => {
+    if (responded) return;
+    responded = true;
+    writeResponse(res);
+  };
+  if (res.writableEnded) {
+    respond();
+    return null;
+  }
+  const ended = new Promise((resolve) => (res.onEnded = resolve));
+  const settled = Promise.race([
+    Promise.resolve(result).then(answer, fail),
+    ended,
+  ]).then(respond);
+  return {
+    settled,
+    abandon: () => {
+      fail(new Error("main returned a Promise that never settled"));
+      respond();
+    },
+  };
+}
+
+const TRACE_HEADER = /^(traceparent|tracestate|b3|x-b3-[a-z]+|x-request-id)$/i;
+function traceHeaders(headers) {
+  let found = null;
+  for (const pair of headers) {
+    if (TRACE_HEADER.test(pair[0])) (found || (found = [])).push(pair);
+  }
+  return found || [];
 }
 
 function probeAnswer(ok, message) {

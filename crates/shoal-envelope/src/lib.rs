@@ -62,7 +62,10 @@ pub struct RequestHead {
     pub headers: Vec<(String, String)>,
     /// Who the Function is.
     pub function: FunctionContext,
-    /// The Function's environment variables.
+    /// The Function's environment variables. Read when a sandbox loads the
+    /// Function (its first request); left out of the frames of a warm
+    /// sandbox's later requests.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
 }
 

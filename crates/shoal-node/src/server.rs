@@ -313,9 +313,10 @@ impl Node {
                 timeout: entry.config.timeout.as_secs(),
                 body_size_limit: (entry.config.body_limit as u64).div_ceil(1 << 20),
             },
-            env: self.function_env(entry),
+            // Filled in for a sandbox that loads the Function (see `run`).
+            env: BTreeMap::new(),
         };
-        let frame = shoal_envelope::encode(&head, &body);
+
         let limits = InvokeLimits {
             timeout: entry.config.timeout,
             memory_bytes: entry.config.memory_limit,
@@ -329,7 +330,7 @@ impl Node {
             },
             mounts: entry.config.mounts.clone(),
         };
-        let run = self.run(entry, &context, &module, frame.into(), limits).await;
+        let run = self.run(entry, &context, &module, head, &body, limits).await;
         if !run.logs.is_empty() {
             for line in String::from_utf8_lossy(&run.logs).lines().filter(|l| !l.is_empty()) {
                 tracing::info!(target: "function", function = %key, "{line}");
@@ -372,31 +373,38 @@ impl Node {
     }
 
     /// Runs a request in a warm sandbox of the Function when it has an idle
-    /// one or may start one, in a fresh sandbox otherwise.
+    /// one or may start one, in a fresh sandbox otherwise. Only a sandbox
+    /// that loads the Function gets its environment in the frame.
     async fn run(
         &self,
         entry: &FunctionEntry,
         context: &InvokeContext,
         module: &FunctionModule,
-        mut frame: Bytes,
+        mut head: RequestHead,
+        body: &[u8],
         limits: InvokeLimits,
     ) -> Invocation {
         let runtime = self.table.runtime();
         let warm = self.table.warm_config();
-        if !warm.enabled {
-            return runtime.invoke_with(context, module, frame, limits).await;
-        }
-        let cap = warm.max_per_function.min(entry.config.max_concurrency);
-        let leases = std::iter::from_fn(|| entry.warm.take())
-            .chain(std::iter::from_fn(|| entry.warm.start(runtime, context, module, limits.memory_bytes, cap)).take(1));
-        for lease in leases {
-            match lease.invoke(frame, limits.request()).await {
-                Ok(run) => {
+        if warm.enabled {
+            while let Some(lease) = entry.warm.take() {
+                let frame = Bytes::from(shoal_envelope::encode(&head, body));
+                // Err: it ended before taking the request; try the next one.
+                if let Ok(run) = lease.invoke(frame, limits.request()).await {
                     entry.warm.put_back(lease, warm);
                     return run;
                 }
-                // It ended before taking the request: try the next one.
-                Err(unserved) => frame = unserved,
+            }
+        }
+        head.env = self.function_env(entry);
+        let frame = Bytes::from(shoal_envelope::encode(&head, body));
+        if warm.enabled {
+            let cap = warm.max_per_function.min(entry.config.max_concurrency);
+            if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_bytes, cap) {
+                if let Ok(run) = lease.invoke(frame.clone(), limits.request()).await {
+                    entry.warm.put_back(lease, warm);
+                    return run;
+                }
             }
         }
         runtime.invoke_with(context, module, frame, limits).await

@@ -408,9 +408,9 @@ impl Runtime {
         }
     }
 
-    /// Starts a warm sandbox for `function` on the current tokio runtime:
-    /// it instantiates the Function once and then serves the requests sent
-    /// to it, one at a time, until it is dropped or fails. `memory_bytes`
+    /// A warm sandbox for `function`: it instantiates the Function at its
+    /// first request and then serves the requests sent to it, one at a time,
+    /// until it is dropped or fails. `memory_bytes`
     /// bounds its linear memory over its whole life.
     pub fn start_sandbox(&self, context: &InvokeContext, function: &FunctionModule, memory_bytes: usize) -> Sandbox {
         // Capacity 1: the owner sends one request at a time.
@@ -419,8 +419,7 @@ impl Runtime {
         let run = self
             .sandbox_parts()
             .run(context.clone(), function.clone(), memory_bytes, queue, shared.clone());
-        tokio::spawn(run);
-        Sandbox::new(jobs, shared)
+        Sandbox::new(jobs, shared, Box::pin(run))
     }
 
     fn sandbox_parts(&self) -> SandboxParts {

@@ -3,8 +3,10 @@
 //!
 //! The guest pulls its requests: the prelude calls `next_request` (an async
 //! host function, so an idle sandbox is a parked fiber holding no thread),
-//! reads the frame with `request_read` and hands the answer back with
-//! `respond`. The host side of that is a queue of [`Job`]s. A fresh sandbox
+//! reads the head (JSON) and body with `request_read` and hands the answer
+//! back with `respond`. Callers speak whole envelope frames
+//! (`shoal-envelope`); this module splits and joins them, so the guest
+//! never copies a frame together. The host side of that is a queue of [`Job`]s. A fresh sandbox
 //! per request is a queue holding one job and closed behind it; a warm
 //! [`Sandbox`] keeps its queue open, so the Function's module is evaluated
 //! once and its module-level state lives until the sandbox is dropped.
@@ -13,6 +15,7 @@
 //! current request gets the failure and nothing it did can reach another
 //! request, because the node only ever sends work to a live sandbox.
 
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -57,7 +60,8 @@ pub(crate) enum Outcome {
 
 /// The request a sandbox is serving now.
 struct Current {
-    frame: Option<Bytes>,
+    /// Head and body, until the guest reads them.
+    frame: Option<(Bytes, Bytes)>,
     reply: oneshot::Sender<Outcome>,
     taken: Instant,
     max_output_bytes: usize,
@@ -157,17 +161,30 @@ impl Shared {
     }
 }
 
+/// The future running a sandbox's guest to its end.
+pub(crate) type Driver = Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// A warm sandbox: the Function's module evaluated once, serving requests
-/// one at a time until it is dropped (which lets the guest return) or it
-/// fails. Made by [`crate::Runtime::start_sandbox`].
+/// one at a time until it is dropped or fails. Made by
+/// [`crate::Runtime::start_sandbox`].
+///
+/// It runs no task of its own: the caller of [`Sandbox::invoke`] polls the
+/// guest until it answers, so a request is served on the thread that
+/// received it with no hand-off between threads, and an idle sandbox is
+/// just memory. Dropping it drops the parked guest with its store.
 pub struct Sandbox {
     jobs: mpsc::Sender<Job>,
     shared: Arc<Shared>,
+    driver: tokio::sync::Mutex<Option<Driver>>,
 }
 
 impl Sandbox {
-    pub(crate) fn new(jobs: mpsc::Sender<Job>, shared: Arc<Shared>) -> Self {
-        Self { jobs, shared }
+    pub(crate) fn new(jobs: mpsc::Sender<Job>, shared: Arc<Shared>, driver: Driver) -> Self {
+        Self {
+            jobs,
+            shared,
+            driver: tokio::sync::Mutex::new(Some(driver)),
+        }
     }
 
     /// Serves one request. The sandbox must not be serving another one (the
@@ -178,19 +195,35 @@ impl Sandbox {
     /// Gives `input` back when the sandbox ended before taking the request
     /// (it had failed or chose to stop): send it to another sandbox.
     pub async fn invoke(&self, input: Bytes, limits: RequestLimits) -> Result<Invocation, Bytes> {
-        let (reply, answer) = oneshot::channel();
+        let mut driver = self.driver.lock().await;
+        let Some(run) = driver.as_mut() else {
+            return Err(input);
+        };
+        let (reply, mut answer) = oneshot::channel();
         let job = Job {
             frame: input,
             limits,
             reply,
         };
-        if let Err(refused) = self.jobs.send(job).await {
-            return Err(refused.0.frame);
+        if let Err(refused) = self.jobs.try_send(job) {
+            let job = match refused {
+                mpsc::error::TrySendError::Full(job) | mpsc::error::TrySendError::Closed(job) => job,
+            };
+            return Err(job.frame);
         }
-        match answer.await {
+        let outcome = tokio::select! {
+            biased;
+            outcome = &mut answer => outcome,
+            () = run.as_mut() => {
+                // The guest ended (failed, or returned): it answered the
+                // job or gave it back on its way out.
+                *driver = None;
+                answer.await
+            }
+        };
+        match outcome {
             Ok(Outcome::Served(invocation)) => Ok(invocation),
             Ok(Outcome::NotServed(frame)) => Err(frame),
-            // The driver task was cancelled (runtime shutdown).
             Err(_) => Ok(Invocation::failed(InvokeError::Trap("the sandbox was stopped".into()))),
         }
     }
@@ -283,6 +316,18 @@ impl tokio::io::AsyncWrite for LogPipe {
     }
 }
 
+/// An envelope frame's head and body (a malformed frame gives its bytes as
+/// the head, which the guest then refuses with a clear error).
+fn split_frame(frame: &Bytes) -> (Bytes, Bytes) {
+    if frame.len() >= 4 {
+        let head_len = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
+        if let Some(end) = head_len.checked_add(4).filter(|end| *end <= frame.len()) {
+            return (frame.slice(4..end), frame.slice(end..));
+        }
+    }
+    (frame.clone(), Bytes::new())
+}
+
 /// Adds `next_request`, `request_read` and `respond` to `linker`.
 pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Result<()> {
     linker.func_wrap_async(
@@ -302,17 +347,20 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                 let state = caller.data_mut();
                 state.serving.jobs = Some(jobs);
                 let Some(job) = job else { return Ok(0) };
-                let size = job.frame.len() as u32;
+                let (head, body) = split_frame(&job.frame);
+                let mut sizes = [0u8; 8];
+                sizes[..4].copy_from_slice(&(head.len() as u32).to_le_bytes());
+                sizes[4..].copy_from_slice(&(body.len() as u32).to_le_bytes());
                 state.deadline = Instant::now() + job.limits.timeout;
                 state.serving.timeout = job.limits.timeout;
                 state.calls.begin_request(job.limits.outbound);
                 state.serving.current = Some(Current {
-                    frame: Some(job.frame),
+                    frame: Some((head, body)),
                     reply: job.reply,
                     taken: Instant::now(),
                     max_output_bytes: job.limits.max_output_bytes,
                 });
-                write_guest(&mut caller, out, &size.to_le_bytes())?;
+                write_guest(&mut caller, out, &sizes)?;
                 Ok(1)
             })
         },
@@ -320,23 +368,30 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
     linker.func_wrap(
         HOST_MODULE,
         "request_read",
-        |mut caller: Caller<'_, RequestState>, ptr: i32| -> wasmtime::Result<i32> {
-            let Some(frame) = caller.data_mut().serving.current.as_mut().and_then(|c| c.frame.take()) else {
+        |mut caller: Caller<'_, RequestState>, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
+            let Some((head, body)) = caller.data_mut().serving.current.as_mut().and_then(|c| c.frame.take()) else {
                 return Ok(-1);
             };
-            write_guest(&mut caller, ptr, &frame)?;
+            write_guest(&mut caller, head_ptr, &head)?;
+            write_guest(&mut caller, body_ptr, &body)?;
             Ok(0)
         },
     )?;
     linker.func_wrap(
         HOST_MODULE,
         "respond",
-        |mut caller: Caller<'_, RequestState>, ptr: i32, len: i32| -> wasmtime::Result<i32> {
+        |mut caller: Caller<'_, RequestState>,
+         head_ptr: i32,
+         head_len: i32,
+         body_ptr: i32,
+         body_len: i32|
+         -> wasmtime::Result<i32> {
             let Some(current) = caller.data_mut().serving.current.take() else {
                 return Ok(-1);
             };
             let limit = current.max_output_bytes;
-            let (response, error) = if len as u32 as usize > limit {
+            let size = (head_len as u32 as usize).saturating_add(body_len as u32 as usize) + 4;
+            let (response, error) = if size > limit {
                 (
                     Bytes::new(),
                     Some(InvokeError::Trap(format!(
@@ -344,7 +399,13 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                     ))),
                 )
             } else {
-                (Bytes::from(guest_bytes(&mut caller, ptr, len)?), None)
+                let head = guest_bytes(&mut caller, head_ptr, head_len)?;
+                let body = guest_bytes(&mut caller, body_ptr, body_len)?;
+                let mut frame = Vec::with_capacity(size);
+                frame.extend_from_slice(&(head.len() as u32).to_le_bytes());
+                frame.extend_from_slice(&head);
+                frame.extend_from_slice(&body);
+                (Bytes::from(frame), None)
             };
             caller.data_mut().serving.answer(current, response, error);
             Ok(0)

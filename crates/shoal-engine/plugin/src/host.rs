@@ -12,22 +12,24 @@
 //! rejected promises.
 
 use javy_plugin_api::javy::quickjs::{
-    ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray,
+    Array, ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray,
 };
 
 #[link(wasm_import_module = "shoal_host_v1")]
 unsafe extern "C" {
-    /// Waits for the next request this sandbox serves and writes its frame
-    /// length as a little-endian u32 at `out`; returns 1, or 0 when the
-    /// sandbox is done (the host retires it) and the guest should return.
+    /// Waits for the next request this sandbox serves and writes the sizes
+    /// of its head (JSON) and body as two little-endian u32 at `out`;
+    /// returns 1, or 0 when the sandbox is done (the host retires it) and
+    /// the guest should return.
     #[link_name = "next_request"]
     fn host_next_request(out: *mut u8) -> i32;
-    /// Copies the request frame announced by `next_request` to `frame`.
+    /// Copies the head and body announced by `next_request`.
     #[link_name = "request_read"]
-    fn host_request_read(frame: *mut u8) -> i32;
-    /// Hands the response frame of the current request to the host.
+    fn host_request_read(head: *mut u8, body: *mut u8) -> i32;
+    /// Hands the response of the current request (head JSON, body) to the
+    /// host.
     #[link_name = "respond"]
-    fn host_respond(frame: *const u8, len: usize) -> i32;
+    fn host_respond(head: *const u8, head_len: usize, body: *const u8, body_len: usize) -> i32;
     /// Starts an outbound HTTP request; returns its id. Failures (egress
     /// policy, limits) are delivered as its result.
     #[link_name = "http_start"]
@@ -48,29 +50,37 @@ unsafe extern "C" {
     fn host_result_read(id: i32, head: *mut u8, body: *mut u8) -> i32;
 }
 
-/// The next request frame, or `undefined` when the sandbox is done.
-fn next_request<'js>(ctx: Ctx<'js>) -> JsResult<Option<TypedArray<'js, u8>>> {
-    let mut size = [0u8; 4];
-    // SAFETY: `size` has room for the u32 the host writes.
-    if unsafe { host_next_request(size.as_mut_ptr()) } == 0 {
+/// The next request as `[headJson, body]`, or `undefined` when the sandbox
+/// is done.
+fn next_request<'js>(ctx: Ctx<'js>) -> JsResult<Option<Array<'js>>> {
+    let mut sizes = [0u8; 8];
+    // SAFETY: `sizes` has room for the two u32 the host writes.
+    if unsafe { host_next_request(sizes.as_mut_ptr()) } == 0 {
         return Ok(None);
     }
-    let mut frame = vec![0u8; u32::from_le_bytes(size) as usize];
-    // SAFETY: the buffer has exactly the size the host announced.
-    if unsafe { host_request_read(frame.as_mut_ptr()) } != 0 {
-        return Err(Exception::throw_message(&ctx, "the request frame vanished"));
+    let head_len = u32::from_le_bytes([sizes[0], sizes[1], sizes[2], sizes[3]]) as usize;
+    let body_len = u32::from_le_bytes([sizes[4], sizes[5], sizes[6], sizes[7]]) as usize;
+    let mut head = vec![0u8; head_len];
+    let mut body = vec![0u8; body_len];
+    // SAFETY: the buffers have exactly the sizes the host announced.
+    if unsafe { host_request_read(head.as_mut_ptr(), body.as_mut_ptr()) } != 0 {
+        return Err(Exception::throw_message(&ctx, "the request vanished"));
     }
-    Ok(Some(TypedArray::new(ctx, frame)?))
+    let head = String::from_utf8(head).map_err(|_| Exception::throw_message(&ctx, "the request head is not UTF-8"))?;
+    let request = Array::new(ctx.clone())?;
+    request.set(0, head)?;
+    request.set(1, TypedArray::<u8>::new(ctx, body)?)?;
+    Ok(Some(request))
 }
 
-fn respond<'js>(ctx: Ctx<'js>, frame: TypedArray<'js, u8>) -> JsResult<()> {
-    let frame = frame
+fn respond<'js>(ctx: Ctx<'js>, head: String, body: TypedArray<'js, u8>) -> JsResult<()> {
+    let body = body
         .as_bytes()
         .ok_or_else(|| Exception::throw_message(&ctx, "the response buffer is detached"))?;
-    // SAFETY: the slice is live for the duration of the call; the host only
-    // reads it.
-    if unsafe { host_respond(frame.as_ptr(), frame.len()) } != 0 {
-        return Err(Exception::throw_message(&ctx, "the host refused the response frame"));
+    // SAFETY: both slices are live for the duration of the call; the host
+    // only reads them.
+    if unsafe { host_respond(head.as_ptr(), head.len(), body.as_ptr(), body.len()) } != 0 {
+        return Err(Exception::throw_message(&ctx, "the host refused the response"));
     }
     Ok(())
 }
