@@ -400,11 +400,11 @@ impl Node {
         let frame = Bytes::from(shoal_envelope::encode(&head, body));
         if warm.enabled {
             let cap = warm.max_per_function.min(entry.config.max_concurrency);
-            if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_bytes, cap) {
-                if let Ok(run) = lease.invoke(frame.clone(), limits.request()).await {
-                    entry.warm.put_back(lease, warm);
-                    return run;
-                }
+            if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_bytes, cap)
+                && let Ok(run) = lease.invoke(frame.clone(), limits.request()).await
+            {
+                entry.warm.put_back(lease, warm);
+                return run;
             }
         }
         runtime.invoke_with(context, module, frame, limits).await
