@@ -11,8 +11,9 @@ const port = Number(process.env.PORT || 8080);
 const bodySizeLimit = Number(process.env.REQ_MB_LIMIT || "1");
 const id = process.env.FUNC_ID || "fn-000000000000";
 
-// The same handler the Shoal benchmark serves.
-const handler = { main: () => `hello from ${id}` };
+// The same handler the Shoal benchmark serves: hello world, or with
+// HANDLER=json|state one of ../handlers/*.js.
+const handler = process.env.HANDLER ? require(`../handlers/${process.env.HANDLER}.js`) : { main: () => `hello from ${id}` };
 
 const app = express();
 app.use(express.json({ type: ["application/json", "application/cloudevents+json"], limit: `${bodySizeLimit}mb`, strict: false }));

@@ -24,6 +24,8 @@ pub struct Variant {
     pub cow: bool,
     /// Keep dirtied pool memory resident between requests.
     pub keep_resident: bool,
+    /// Warm sandboxes for Functions in use (off: a fresh one per request).
+    pub warm: bool,
 }
 
 impl Default for Variant {
@@ -32,6 +34,7 @@ impl Default for Variant {
             pooling: true,
             cow: true,
             keep_resident: true,
+            warm: true,
         }
     }
 }
@@ -59,7 +62,8 @@ impl Child {
             .arg(cache.path())
             .arg(format!("--pooling={}", variant.pooling))
             .arg(format!("--cow={}", variant.cow))
-            .arg(format!("--keep-resident={}", variant.keep_resident));
+            .arg(format!("--keep-resident={}", variant.keep_resident))
+            .arg(format!("--warm={}", variant.warm));
         Self::spawn(cmd, Some(cache))
     }
 
@@ -122,6 +126,8 @@ pub struct ServeNodeArgs {
     cow: bool,
     #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
     keep_resident: bool,
+    #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
+    warm: bool,
 }
 
 /// Child entry point: registers the Functions (not loaded: the first
@@ -144,6 +150,10 @@ pub async fn serve_node(args: ServeNodeArgs) -> anyhow::Result<()> {
         runtime,
         TableConfig {
             memory_budget: 16 << 30,
+            warm: shoal_node::WarmConfig {
+                enabled: args.warm,
+                ..Default::default()
+            },
             ..TableConfig::default()
         },
     ));

@@ -69,6 +69,47 @@ pub async fn functions(dir: &Path, count: usize, linking: Linking) -> anyhow::Re
     })
 }
 
+/// The handlers compared with the Node.js baseline, as generated Functions
+/// of `dir`: `fn-00000` hello world (copied from `hello_dir`), `fn-00001`
+/// `handlers/json.js`, `fn-00002` `handlers/state.js`.
+pub async fn handlers(dir: &Path, hello_dir: &Path) -> anyhow::Result<()> {
+    let runtime = Arc::new(Runtime::new(&RuntimeConfig {
+        pooling: false,
+        ..RuntimeConfig::default()
+    })?);
+    let builder = Builder::new(JsTools::locate(), runtime);
+    std::fs::create_dir_all(dir)?;
+    std::fs::copy(
+        hello_dir.join(format!("{}.wasm", name(0))),
+        dir.join(format!("{}.wasm", name(0))),
+    )?;
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("handlers");
+    for (i, handler) in [(1, "json"), (2, "state")] {
+        let inputs = shoal_api::BuildInputs {
+            source: std::fs::read_to_string(sources.join(format!("{handler}.js")))?,
+            dependencies: None,
+            runtime: "nodejs22".into(),
+        };
+        let built = builder.build(&inputs, Linking::Dynamic).await?;
+        std::fs::write(dir.join(format!("{}.wasm", name(i))), &built.wasm)?;
+    }
+    Ok(())
+}
+
+/// The ~2 KB order the JSON handler is sent.
+pub fn order_json() -> String {
+    let items: Vec<serde_json::Value> = (0..16)
+        .map(|i| serde_json::json!({"sku": format!("sku-{i:04}-blue"), "quantity": i % 5 + 1, "price": 3.25 + i as f64, "note": "gift wrap"}))
+        .collect();
+    serde_json::json!({
+        "id": "order-2026-000042",
+        "customer": {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com"},
+        "items": items,
+        "tags": ["priority", "gift", "priority", "eu"],
+    })
+    .to_string()
+}
+
 /// The byte range of the data segment holding `offset`: the QuickJS
 /// bytecode javy-codegen embeds in a dynamically linked module.
 fn bytecode_segment(wasm: &[u8], offset: usize) -> anyhow::Result<std::ops::Range<usize>> {

@@ -33,6 +33,15 @@ enum Command {
     Run(RunArgs),
     /// Only the in-process figures (time inside the server), quickly.
     Inside,
+    /// Writes N generated hello-world Functions into a folder (for serve-node).
+    Generate {
+        /// Where.
+        #[arg(long)]
+        dir: PathBuf,
+        /// How many.
+        #[arg(long)]
+        count: usize,
+    },
     /// (child) A Shoal node serving generated Functions from a folder.
     ServeNode(children::ServeNodeArgs),
     /// (child) A raw hyper hello-world server: the ceiling.
@@ -63,6 +72,9 @@ fn main() -> anyhow::Result<()> {
         Command::ServeHyper(args) => runtime.block_on(children::serve_hyper(args)),
         Command::Run(args) => runtime.block_on(run(args)),
         Command::Inside => runtime.block_on(inside()),
+        Command::Generate { dir, count } => runtime
+            .block_on(generate::functions(&dir, count, shoal_build::Linking::Dynamic))
+            .map(|_| ()),
     }
 }
 
@@ -89,6 +101,11 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
 
     eprintln!("== in-process: time inside the server for hello world ...");
     report.inside = Some(measure::inside_server(&dynamic_dir).await?);
+
+    eprintln!("== hot Functions: hello, JSON and state handlers, Shoal vs Node.js ...");
+    let handlers_dir = work.path().join("handlers");
+    generate::handlers(&handlers_dir, &dynamic_dir).await?;
+    report.handlers = measure::handlers_run(&handlers_dir, seconds).await?;
 
     for &count in &args.counts {
         eprintln!("== node with {count} Functions ...");
@@ -125,6 +142,16 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 pooling: false,
                 cow: false,
                 keep_resident: false,
+                ..Default::default()
+            },
+        ),
+        (
+            "dynamic, a fresh sandbox per request (no warm sandboxes)",
+            &dynamic_dir,
+            100,
+            children::Variant {
+                warm: false,
+                ..Default::default()
             },
         ),
         (

@@ -337,6 +337,8 @@ pub async fn single_run(name: &str, server: &Child, path: &str, seconds: Duratio
 pub enum Target {
     /// One path.
     Path(String),
+    /// A JSON body POSTed to one path.
+    Post(String, String),
     /// A random generated Function out of this many.
     Random(usize),
 }
@@ -346,6 +348,16 @@ pub fn wrk(addr: SocketAddr, target: &Target, connections: usize, seconds: Durat
     let script = tempfile::Builder::new().suffix(".lua").tempfile()?;
     let url = match target {
         Target::Path(p) => format!("http://{addr}{p}"),
+        Target::Post(p, body) => {
+            std::fs::write(
+                script.path(),
+                format!(
+                    "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.body = {}\n",
+                    serde_json::to_string(body)?
+                ),
+            )?;
+            format!("http://{addr}{p}")
+        }
         Target::Random(n) => {
             std::fs::write(
                 script.path(),
@@ -368,7 +380,7 @@ pub fn wrk(addr: SocketAddr, target: &Target, connections: usize, seconds: Durat
         "-d",
         &format!("{}s", seconds.as_secs()),
     ]);
-    if matches!(target, Target::Random(_)) {
+    if matches!(target, Target::Random(_) | Target::Post(..)) {
         cmd.arg("-s").arg(script.path());
     }
     let out = cmd.arg(&url).output().context("running wrk")?;
@@ -402,6 +414,89 @@ fn parse_wrk_duration(v: &str) -> anyhow::Result<Duration> {
         other => anyhow::bail!("unknown wrk unit {other:?}"),
     };
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// One handler under Shoal and under the Node.js baseline, side by side.
+#[derive(Debug, Clone)]
+pub struct HandlerRow {
+    /// hello, json or state.
+    pub name: &'static str,
+    /// Shoal, one node, concurrency 64.
+    pub shoal: Load,
+    /// One Node.js process (Express), concurrency 64.
+    pub node: Load,
+}
+
+/// hello world, the JSON handler and the stateful one, each on a Shoal node
+/// (`dir` from [`generate::handlers`]) and in its own Node.js process, at
+/// concurrency 64 after a warm-up, one after the other.
+pub async fn handlers_run(dir: &Path, seconds: Duration) -> anyhow::Result<Vec<HandlerRow>> {
+    let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("node-baseline");
+    let order = generate::order_json();
+    let cases: [(&'static str, Option<&str>, Target, Target); 3] = [
+        (
+            "hello",
+            None,
+            Target::Path(format!("/bench/{}/", generate::name(0))),
+            Target::Path("/".into()),
+        ),
+        (
+            "json",
+            Some("json"),
+            Target::Post(format!("/bench/{}/", generate::name(1)), order.clone()),
+            Target::Post("/".into(), order.clone()),
+        ),
+        (
+            "state",
+            Some("state"),
+            Target::Path(format!("/bench/{}/?user=ada", generate::name(2))),
+            Target::Path("/?user=ada".into()),
+        ),
+    ];
+    let shoal = crate::children::Child::node(dir, 3, crate::children::Variant::default()).await?;
+    let mut shoal_loads = Vec::new();
+    for (_, _, target, _) in &cases {
+        wrk(shoal.addr, target, 64, Duration::from_secs(2))?;
+        shoal_loads.push(wrk(shoal.addr, target, 64, seconds)?);
+    }
+    shoal.stop();
+    let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let mut rows = Vec::new();
+    for ((name, handler, _, target), shoal) in cases.into_iter().zip(shoal_loads) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+        let mut cmd = Command::new("node");
+        cmd.arg("server.js")
+            .current_dir(&baseline)
+            .env("PORT", port.to_string())
+            .env("FUNC_ID", generate::id(0))
+            .stdout(std::process::Stdio::null());
+        if let Some(h) = handler {
+            cmd.env("HANDLER", h);
+        }
+        let mut child = cmd.spawn().context("starting node")?;
+        let started = Instant::now();
+        while client
+            .request(http::Request::get(format!("http://{addr}/healthz")).body(Full::default())?)
+            .await
+            .is_err()
+        {
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                anyhow::bail!("the Node.js baseline did not start");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let load = wrk(addr, &target, 64, Duration::from_secs(2)).and_then(|_| wrk(addr, &target, 64, seconds));
+        let _ = child.kill();
+        let _ = child.wait();
+        rows.push(HandlerRow {
+            name,
+            shoal,
+            node: load?,
+        });
+    }
+    Ok(rows)
 }
 
 /// Figures of the one-process-per-Function Node.js baseline.

@@ -4,7 +4,7 @@ use std::{fmt::Write, time::Duration};
 
 use crate::{
     generate::Template,
-    measure::{Inside, NodeBaseline, NodeRow, VariantRow},
+    measure::{HandlerRow, Inside, NodeBaseline, NodeRow, VariantRow},
 };
 
 /// Everything one run measured.
@@ -24,6 +24,8 @@ pub struct Report {
     pub hyper: Option<VariantRow>,
     /// One Node.js process per Function.
     pub node_baseline: Option<NodeBaseline>,
+    /// Handlers side by side with Node.js.
+    pub handlers: Vec<HandlerRow>,
 }
 
 fn us(d: Duration) -> String {
@@ -79,6 +81,31 @@ impl Report {
                 us(i.run_p50),
                 i.faults_per_request
             );
+        }
+        if !self.handlers.is_empty() {
+            let _ = writeln!(
+                o,
+                "## Hot Functions: Shoal vs Node.js, same handler, concurrency 64, side by side\n\nhello: `() => \"hello from …\"`; json: `handlers/json.js` (POST a 2 KB order, parse, transform, answer JSON); state: `handlers/state.js` (module-level counter and Map). Shoal: one node serving the three; Node.js: one Express process per handler.\n"
+            );
+            let _ = writeln!(
+                o,
+                "| handler | Shoal req/s | Shoal p50 / p99 | Node.js req/s | Node.js p50 / p99 | Shoal / Node.js |\n|---|---|---|---|---|---|"
+            );
+            for h in &self.handlers {
+                let _ = writeln!(
+                    o,
+                    "| {} | {:.0} | {} / {} | {:.0} | {} / {} | {:.2}× |",
+                    h.name,
+                    h.shoal.rps,
+                    us(h.shoal.p50),
+                    us(h.shoal.p99),
+                    h.node.rps,
+                    us(h.node.p50),
+                    us(h.node.p99),
+                    h.shoal.rps / h.node.rps.max(1.0)
+                );
+            }
+            o.push('\n');
         }
         if !self.nodes.is_empty() {
             let _ = writeln!(o, "## One node, N distinct Functions\n");
@@ -209,6 +236,7 @@ impl Report {
                 "processes": b.processes, "rss_per_process": b.rss_per_process, "spawn_p50_us": b.spawn_p50.as_secs_f64() * 1e6,
                 "spawn_max_us": b.spawn_max.as_secs_f64() * 1e6, "c1": load(&b.c1), "c64": load(&b.c64),
             })),
+            "handlers": self.handlers.iter().map(|h| serde_json::json!({"name": h.name, "shoal": load(&h.shoal), "node": load(&h.node)})).collect::<Vec<_>>(),
             "variants": self.variants.iter().chain(self.hyper.iter()).map(|v| serde_json::json!({
                 "name": v.name, "count": v.count, "rss_per_function": v.rss_per_function, "cold_p50_us": v.cold_p50.as_secs_f64() * 1e6,
                 "c1": load(&v.c1), "c64": load(&v.c64),

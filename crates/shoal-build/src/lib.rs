@@ -116,7 +116,7 @@ pub struct BuildTimings {
     pub npm: Duration,
     /// esbuild.
     pub bundle: Duration,
-    /// javy-codegen.
+    /// Compiling the bundle to bytecode and writing the module.
     pub codegen: Duration,
     /// Loading and probing the module.
     pub check: Duration,
@@ -165,7 +165,7 @@ impl Builder {
         let bundle = self.tools.bundle(work.path(), inputs, &mut timings).await?;
 
         let t = Instant::now();
-        let wasm = codegen::generate(&bundle, linking).await?;
+        let wasm = codegen::generate(&self.runtime, &bundle, linking).await?;
         timings.codegen = t.elapsed();
 
         let t = Instant::now();

@@ -46,11 +46,11 @@ impl Default for WarmConfig {
     fn default() -> Self {
         Self {
             enabled: true,
-            max_per_function: 8,
+            max_per_function: 64,
             max_requests: 10_000,
             max_sandbox_memory: 128 << 20,
             idle_ttl: Duration::from_secs(60),
-            memory_budget: 1 << 30,
+            memory_budget: 256 << 20,
         }
     }
 }
@@ -215,7 +215,7 @@ impl WarmPool {
         })
     }
 
-    /// Returns a sandbox after a request, or drops it when it failed,
+    /// Returns a sandbox after a request, or retires it when it failed,
     /// served `max_requests`, grew past `max_sandbox_memory`, or the budget
     /// is spent.
     pub fn put_back(&self, mut lease: Lease, config: &WarmConfig) {
@@ -226,6 +226,10 @@ impl WarmPool {
             || bytes > config.max_sandbox_memory
             || !self.budget.try_add(bytes)
         {
+            if let Some(sandbox) = lease.sandbox.take() {
+                self.live.fetch_sub(1, Ordering::Relaxed);
+                retire(sandbox);
+            }
             return;
         }
         let Ok(mut idle) = self.idle.lock() else {
@@ -245,21 +249,31 @@ impl WarmPool {
     /// Drops idle sandboxes unused for `ttl`; returns how many.
     pub fn sweep(&self, ttl: Duration) -> usize {
         let Ok(mut idle) = self.idle.lock() else { return 0 };
-        let before = idle.len();
-        idle.retain(|i| {
-            let keep = i.since.elapsed() < ttl && i.sandbox.is_alive();
-            if !keep {
-                self.budget.release(i.bytes);
-                self.live.fetch_sub(1, Ordering::Relaxed);
-            }
-            keep
-        });
-        before - idle.len()
+        let (keep, expired): (Vec<Idle>, Vec<Idle>) = std::mem::take(&mut *idle)
+            .into_iter()
+            .partition(|i| i.since.elapsed() < ttl && i.sandbox.is_alive());
+        *idle = keep;
+        drop(idle);
+        let dropped = expired.len();
+        for i in expired {
+            self.budget.release(i.bytes);
+            self.live.fetch_sub(1, Ordering::Relaxed);
+            retire(i.sandbox);
+        }
+        dropped
     }
 
     /// Drops every idle sandbox (the module is being unloaded).
     pub fn clear(&self) {
         self.sweep(Duration::ZERO);
+    }
+}
+
+/// Lets a sandbox's guest return in the background (see
+/// [`Sandbox::retire`]); outside a tokio runtime it is just dropped.
+fn retire(sandbox: Sandbox) {
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(sandbox.retire());
     }
 }
 

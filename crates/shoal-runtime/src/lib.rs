@@ -64,6 +64,13 @@ pub enum RuntimeError {
     /// The precompiled-module cache failed.
     #[error("module cache: {0}")]
     Cache(#[from] std::io::Error),
+    /// JavaScript handed to [`Runtime::compile_js`] does not compile; the
+    /// message is the engine's.
+    #[error("{0}")]
+    JsCompile(String),
+    /// The engine failed while compiling JavaScript.
+    #[error("the JavaScript engine failed while compiling: {0}")]
+    Engine(#[source] wasmtime::Error),
 }
 
 /// Why a request did not produce a response.
@@ -420,6 +427,80 @@ impl Runtime {
             .sandbox_parts()
             .run(context.clone(), function.clone(), memory_bytes, queue, shared.clone());
         Sandbox::new(jobs, shared, Box::pin(run))
+    }
+
+    /// Compiles a JavaScript module to the engine's bytecode, which a
+    /// dynamically linked Function module carries and hands to the engine's
+    /// `invoke`. Runs `compile-src` in a throwaway instance of the engine this
+    /// runtime compiled once (and caches on disk), so a build does not
+    /// compile the engine again.
+    ///
+    /// # Errors
+    ///
+    /// [`RuntimeError::JsCompile`] with the engine's message when the source
+    /// does not compile, [`RuntimeError::Engine`] when the engine traps.
+    pub async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
+        let (_jobs, queue) = mpsc::channel(1);
+        let shared = Shared::new();
+        let mut store = Store::new(
+            &self.engine,
+            RequestState {
+                wasi: WasiCtxBuilder::new().build_p1(),
+                limiter: RequestLimiter::new(1 << 30, shared.memory_bytes.clone()),
+                deadline: Instant::now() + Duration::from_secs(120),
+                calls: host::HostCalls::new(None, FunctionIdentity::default(), OutboundLimits::default()),
+                serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
+            },
+        );
+        store.limiter(|s| &mut s.limiter);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|ctx| {
+            if Instant::now() >= ctx.data().deadline {
+                return Err(DeadlineExceeded.into());
+            }
+            Ok(UpdateDeadline::Yield(1))
+        });
+        let engine = self
+            .js_engine
+            .instantiate_async(&mut store)
+            .await
+            .map_err(RuntimeError::Engine)?;
+        let memory = engine
+            .get_memory(&mut store, "memory")
+            .ok_or_else(|| RuntimeError::InvalidModule("the engine exports no memory".into()))?;
+        let realloc = engine
+            .get_typed_func::<(u32, u32, u32, u32), u32>(&mut store, "cabi_realloc")
+            .map_err(RuntimeError::Engine)?;
+        let compile = engine
+            .get_typed_func::<(u32, u32), u32>(&mut store, "compile-src")
+            .map_err(RuntimeError::Engine)?;
+        let len = u32::try_from(source.len())
+            .map_err(|_| RuntimeError::JsCompile("the bundle is larger than 4 GiB".into()))?;
+        let at = realloc
+            .call_async(&mut store, (0, 0, 1, len))
+            .await
+            .map_err(RuntimeError::Engine)?;
+        memory
+            .write(&mut store, at as usize, source)
+            .map_err(|e| RuntimeError::Engine(e.into()))?;
+        let result = compile
+            .call_async(&mut store, (at, len))
+            .await
+            .map_err(RuntimeError::Engine)?;
+        // A result<list<u8>, string>: discriminant, pointer, length.
+        let mut ret = [0u8; 12];
+        memory
+            .read(&store, result as usize, &mut ret)
+            .map_err(|e| RuntimeError::Engine(e.into()))?;
+        let word = |i: usize| u32::from_le_bytes([ret[i], ret[i + 1], ret[i + 2], ret[i + 3]]) as usize;
+        let mut out = vec![0u8; word(8)];
+        memory
+            .read(&store, word(4), &mut out)
+            .map_err(|e| RuntimeError::Engine(e.into()))?;
+        if word(0) != 0 {
+            return Err(RuntimeError::JsCompile(String::from_utf8_lossy(&out).into_owned()));
+        }
+        Ok(out)
     }
 
     fn sandbox_parts(&self) -> SandboxParts {

@@ -30,6 +30,9 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use crate::host::{HOST_MODULE, OutboundLimits, guest_bytes, write_guest};
 use crate::{Invocation, InvokeError, RequestState};
 
+/// Time a retired guest gets to return.
+const RETIRE_GRACE: Duration = Duration::from_secs(1);
+
 /// Limits of one request inside a sandbox.
 #[derive(Debug, Clone, Copy)]
 pub struct RequestLimits {
@@ -228,6 +231,20 @@ impl Sandbox {
         }
     }
 
+    /// Ends the sandbox the cheap way: the guest is told there are no more
+    /// requests and returns, and this waits for it. (Dropping a sandbox
+    /// instead cancels its parked fiber, which wasmtime reports with an
+    /// error it builds, a backtrace included when `RUST_BACKTRACE` is set:
+    /// with thousands of modules loaded, each such unwind walks all their
+    /// unwind tables.)
+    pub async fn retire(self) {
+        let Self { jobs, driver, .. } = self;
+        drop(jobs);
+        if let Some(run) = driver.into_inner() {
+            run.await;
+        }
+    }
+
     /// Whether the sandbox can take another request: it has not failed or
     /// ended.
     pub fn is_alive(&self) -> bool {
@@ -346,7 +363,12 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                 let job = jobs.recv().await;
                 let state = caller.data_mut();
                 state.serving.jobs = Some(jobs);
-                let Some(job) = job else { return Ok(0) };
+                let Some(job) = job else {
+                    // Retired: a moment to return, whatever the last
+                    // request's deadline was.
+                    state.deadline = Instant::now() + RETIRE_GRACE;
+                    return Ok(0);
+                };
                 let (head, body) = split_frame(&job.frame);
                 let mut sizes = [0u8; 8];
                 sizes[..4].copy_from_slice(&(head.len() as u32).to_le_bytes());

@@ -68,7 +68,7 @@ pub struct NodeArgs {
     pub fresh_sandbox_per_request: bool,
     /// Warm sandboxes (evaluated instances) one Function may keep, at most
     /// its concurrency limit.
-    #[arg(long, env = "SHOAL_WARM_MAX_PER_FUNCTION", default_value_t = 8)]
+    #[arg(long, env = "SHOAL_WARM_MAX_PER_FUNCTION", default_value_t = 64)]
     pub warm_max_per_function: usize,
     /// Requests a warm sandbox serves before it is recycled.
     #[arg(long, env = "SHOAL_WARM_MAX_REQUESTS", default_value_t = 10_000)]
@@ -80,7 +80,7 @@ pub struct NodeArgs {
     #[arg(long, env = "SHOAL_WARM_IDLE_SECS", default_value_t = 60)]
     pub warm_idle_secs: u64,
     /// Memory all idle warm sandboxes of the node may hold, in MB.
-    #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = 1024)]
+    #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = 256)]
     pub warm_budget_mb: usize,
 }
 
