@@ -6,6 +6,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use sha2::Digest;
 use tokio::process::Command;
 
 use crate::{BuildError, BuildInputs, BuildTimings};
@@ -20,6 +21,8 @@ pub struct JsTools {
     dir: PathBuf,
     node: PathBuf,
     npm: PathBuf,
+    /// Installed dependencies kept by package.json content, if enabled.
+    dependency_cache: Option<PathBuf>,
 }
 
 impl JsTools {
@@ -30,7 +33,19 @@ impl JsTools {
             dir,
             node: "node".into(),
             npm: "npm".into(),
+            dependency_cache: None,
         }
+    }
+
+    /// Keeps each package.json's installed `node_modules` under `dir`, keyed
+    /// by the package.json's content, so rebuilding a Function whose
+    /// dependencies did not change (`shoal up` after an edit, `shoal build`
+    /// again) skips npm. Ranges are resolved once per content: a newer
+    /// release of a `^` dependency is picked up when package.json changes
+    /// or the cache is removed.
+    pub fn with_dependency_cache(mut self, dir: PathBuf) -> Self {
+        self.dependency_cache = Some(dir);
+        self
     }
 
     /// Tools from [`crate::default_js_tools_dir`].
@@ -62,7 +77,7 @@ impl JsTools {
             tokio::fs::write(work.join("package.json"), deps).await?;
             if has_dependencies(deps) {
                 let t = Instant::now();
-                self.npm_install(work).await?;
+                self.install_dependencies(work, deps).await?;
                 timings.npm = t.elapsed();
             }
         }
@@ -88,6 +103,42 @@ impl JsTools {
             });
         }
         Ok(tokio::fs::read_to_string(&out).await?)
+    }
+
+    /// npm install in `work`, or the cached install of the same package.json
+    /// linked in.
+    async fn install_dependencies(&self, work: &Path, package_json: &str) -> Result<(), BuildError> {
+        let Some(cache) = &self.dependency_cache else {
+            return self.npm_install(work).await;
+        };
+        let key = hex::encode(sha2::Sha256::digest(package_json.as_bytes()));
+        let cached = cache.join(&key);
+        let modules = work.join("node_modules");
+        if !cached.join("node_modules").is_dir() {
+            self.npm_install(work).await?;
+            // Moved in whole under a temporary name, then renamed, so a
+            // concurrent build sees a complete install or none.
+            let staging = cache.join(format!("{key}.{}.tmp", std::process::id()));
+            let stored = async {
+                tokio::fs::create_dir_all(&staging).await?;
+                tokio::fs::rename(&modules, staging.join("node_modules")).await?;
+                tokio::fs::rename(&staging, &cached).await
+            }
+            .await;
+            if stored.is_err() {
+                // Another build stored it first, or the cache is not
+                // writable: build from this install, wherever it is.
+                if !modules.exists() && staging.join("node_modules").exists() {
+                    tokio::fs::rename(staging.join("node_modules"), &modules).await?;
+                }
+                let _ = tokio::fs::remove_dir_all(&staging).await;
+                if modules.exists() {
+                    return Ok(());
+                }
+            }
+        }
+        std::os::unix::fs::symlink(cached.join("node_modules"), &modules)?;
+        Ok(())
     }
 
     async fn npm_install(&self, work: &Path) -> Result<(), BuildError> {

@@ -49,6 +49,16 @@ pub fn default_cache_dir() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/shoal")))
 }
 
+/// The JavaScript tools, keeping installed dependencies in the cache folder
+/// (`<cache>/npm`) when there is one.
+pub fn js_tools() -> JsTools {
+    let tools = JsTools::locate();
+    match default_cache_dir() {
+        Some(dir) => tools.with_dependency_cache(dir.join("npm")),
+        None => tools,
+    }
+}
+
 /// A runtime for checking built modules (no instance pool: one probe at a time).
 fn build_runtime() -> anyhow::Result<Arc<Runtime>> {
     let config = RuntimeConfig {
@@ -98,7 +108,7 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
         shoal_api::check_runtime(runtime).map_err(anyhow::Error::msg)?;
         source.inputs.runtime = runtime.clone();
     }
-    let builder = Builder::new(JsTools::locate(), build_runtime()?);
+    let builder = Builder::new(crate::build::js_tools(), build_runtime()?);
     let env = source
         .function
         .as_ref()

@@ -45,7 +45,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         ..TableConfig::default()
     };
     let table = Arc::new(FunctionTable::new(runtime.clone(), table_config));
-    let builder = Builder::new(JsTools::locate(), runtime);
+    let builder = Builder::new(crate::build::js_tools(), runtime);
 
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await

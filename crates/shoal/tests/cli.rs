@@ -71,21 +71,47 @@ fn builds_an_example_and_reports_size_digest_and_time() {
     assert_eq!(&wasm[..4], b"\0asm");
 }
 
+/// A Kyma YAML with npm dependencies builds; a rebuild with the same
+/// package.json reuses the installed dependencies (no npm run) and gives the
+/// same module; a changed package.json installs again.
 #[test]
-fn builds_a_kyma_yaml_with_dependencies() {
+fn builds_a_kyma_yaml_with_dependencies_and_reuses_the_install() {
     let dir = tempfile::tempdir().unwrap();
-    let yaml = write(
-        dir.path(),
-        "fn.yaml",
-        &function_yaml(
-            "nodejs22",
-            "const _ = require('lodash');\nmodule.exports = { main: () => _.kebabCase('Hello World') };",
-            Some(r#"{ "name": "probe", "dependencies": { "lodash": "^4.17.20" } }"#),
-        ),
+    let cache = tempfile::tempdir().unwrap();
+    let source = "const _ = require('lodash');\nmodule.exports = { main: () => _.kebabCase('Hello World') };";
+    let build = |deps: &str, out: &str| {
+        let yaml = write(dir.path(), "fn.yaml", &function_yaml("nodejs22", source, Some(deps)));
+        let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
+            .args(["build", &yaml, "-o", out])
+            .current_dir(dir.path())
+            .env("SHOAL_CACHE_DIR", cache.path())
+            .output()
+            .expect("running shoal");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("built shop/probe"), "{stdout}");
+        stdout
+    };
+    let deps = r#"{ "name": "probe", "dependencies": { "lodash": "^4.17.20" } }"#;
+    let first = build(deps, "first.wasm");
+    assert!(!first.contains("(npm 0 ms"), "the first build installs: {first}");
+    let again = build(deps, "again.wasm");
+    assert!(
+        again.contains("(npm 0 ms"),
+        "the same package.json is not installed again: {again}"
     );
-    let run = shoal(&["build", &yaml, "-o", "out.wasm"], dir.path());
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("built shop/probe"), "{}", run.stdout);
+    assert!(
+        std::fs::read(dir.path().join("first.wasm")).unwrap() == std::fs::read(dir.path().join("again.wasm")).unwrap(),
+        "the rebuild gives the same module"
+    );
+    let changed = build(
+        r#"{ "name": "probe", "dependencies": { "lodash": "4.17.21" } }"#,
+        "changed.wasm",
+    );
+    assert!(
+        !changed.contains("(npm 0 ms"),
+        "a changed package.json installs: {changed}"
+    );
 }
 
 #[test]
