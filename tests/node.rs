@@ -550,6 +550,41 @@ async fn warm_sandboxes_are_recycled_expire_when_idle_and_can_be_switched_off() 
     node.stop().await;
 }
 
+/// When idle sandboxes would pass the node's warm budget, the ones used
+/// least recently make room, whatever Function they belong to: a Function
+/// in use keeps its sandbox (and state) while one that went quiet loses it.
+#[tokio::test]
+async fn a_full_warm_budget_retires_the_least_recently_used_sandbox() {
+    // One sandbox's size, from a node with room to spare.
+    let probe = TestNode::start(NodeConfig::default()).await;
+    probe.add("default", "a", COUNTER, counter_config()).await;
+    count(&probe, "a").await;
+    let one = probe.table.warm_budget().used_bytes();
+    assert!(one > 0);
+    probe.stop().await;
+
+    // Room for two idle sandboxes, not three.
+    let tight = TableConfig {
+        warm: shoal_node::WarmConfig {
+            memory_budget: one * 5 / 2,
+            ..shoal_node::WarmConfig::default()
+        },
+        ..TableConfig::default()
+    };
+    let node = TestNode::start_with(NodeConfig::default(), tight).await;
+    for name in ["a", "b", "c"] {
+        node.add("default", name, COUNTER, counter_config()).await;
+    }
+    assert_eq!(count(&node, "a").await, "served 1");
+    assert_eq!(count(&node, "b").await, "served 1");
+    assert_eq!(count(&node, "a").await, "served 2", "a is now the most recently used");
+    assert_eq!(count(&node, "c").await, "served 1", "c's sandbox needs room: b's goes");
+    assert_eq!(node.table.warm_budget().idle_sandboxes(), 2);
+    assert_eq!(count(&node, "a").await, "served 3", "a kept its sandbox");
+    assert_eq!(count(&node, "b").await, "served 1", "b's sandbox was retired");
+    node.stop().await;
+}
+
 #[tokio::test]
 async fn a_10_mb_body_gets_413() {
     let node = TestNode::start(NodeConfig::default()).await;

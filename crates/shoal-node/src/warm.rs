@@ -3,12 +3,13 @@
 //! A request to a Function first looks for an idle warm sandbox of that
 //! Function version (its module already evaluated: the request only runs the
 //! handler). Without one, it starts a new warm sandbox if the Function is
-//! under its cap and the node under its warm-memory budget, and otherwise
-//! runs in a fresh sandbox that is dropped afterwards, as every request did
-//! before. After a request the sandbox goes back to the idle list unless it
-//! failed, served its share of requests, grew past the heap threshold, or
-//! the budget is spent. Idle sandboxes are dropped after `idle_ttl`, so a
-//! Function that cools down returns to costing only its loaded module.
+//! under its cap, and otherwise runs in a fresh sandbox that is dropped
+//! afterwards. After a request the sandbox goes back to the idle list unless
+//! it failed, served its share of requests or grew past the heap threshold;
+//! when idle sandboxes would pass the node's budget, the ones used least
+//! recently (of any Function) are retired first. Idle sandboxes are also
+//! retired after `idle_ttl`, so a Function that cools down returns to
+//! costing only its loaded module.
 //!
 //! Sandboxes are per [`crate::FunctionEntry`], i.e. per Function *version*:
 //! nothing is shared between Functions, and an update starts from fresh
@@ -16,8 +17,9 @@
 //! budget whenever a sandbox leaves the idle list, by any path, including
 //! the pool being dropped with its entry.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -55,12 +57,18 @@ impl Default for WarmConfig {
     }
 }
 
-/// The node-wide account of idle warm sandboxes.
+/// The node-wide account of idle warm sandboxes, with their order of use:
+/// when keeping one more would pass the limit, the least recently used idle
+/// sandboxes of any Function make room, so Functions in use keep theirs
+/// while the ones that went quiet give memory back.
 #[derive(Debug, Default)]
 pub struct WarmBudget {
     limit: usize,
     used: AtomicUsize,
     idle: AtomicUsize,
+    next: AtomicU64,
+    /// Idle sandboxes by when they went idle: sequence -> their pool.
+    order: Mutex<BTreeMap<u64, Weak<PoolInner>>>,
 }
 
 impl WarmBudget {
@@ -82,26 +90,52 @@ impl WarmBudget {
         self.idle.load(Ordering::Relaxed)
     }
 
-    fn has_room(&self) -> bool {
-        self.used_bytes() < self.limit
+    /// Charges `bytes` for a sandbox going idle in `pool`, evicting the
+    /// least recently used idle sandboxes while that passes the limit; its
+    /// sequence number, or none when it does not fit even then.
+    fn admit(&self, bytes: usize, pool: &Arc<PoolInner>) -> Option<u64> {
+        if bytes > self.limit {
+            return None;
+        }
+        loop {
+            let used = self.used.load(Ordering::Relaxed);
+            if used.saturating_add(bytes) <= self.limit {
+                if self
+                    .used
+                    .compare_exchange_weak(used, used + bytes, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_err()
+                {
+                    continue;
+                }
+                self.idle.fetch_add(1, Ordering::Relaxed);
+                let seq = self.next.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut order) = self.order.lock() {
+                    order.insert(seq, Arc::downgrade(pool));
+                }
+                return Some(seq);
+            }
+            if !self.evict_oldest() {
+                return None;
+            }
+        }
     }
 
-    fn try_add(&self, bytes: usize) -> bool {
-        let mut used = self.used.load(Ordering::Relaxed);
-        loop {
-            if used.saturating_add(bytes) > self.limit {
-                return false;
-            }
-            match self
-                .used
-                .compare_exchange_weak(used, used + bytes, Ordering::AcqRel, Ordering::Relaxed)
-            {
-                Ok(_) => {
-                    self.idle.fetch_add(1, Ordering::Relaxed);
-                    return true;
-                }
-                Err(now) => used = now,
-            }
+    /// Drops the least recently used idle sandbox; false when there is none.
+    fn evict_oldest(&self) -> bool {
+        let oldest = match self.order.lock() {
+            Ok(mut order) => order.pop_first(),
+            Err(_) => None,
+        };
+        let Some((seq, pool)) = oldest else { return false };
+        if let Some(pool) = pool.upgrade() {
+            pool.remove(seq);
+        }
+        true
+    }
+
+    fn forget(&self, seq: u64) {
+        if let Ok(mut order) = self.order.lock() {
+            order.remove(&seq);
         }
     }
 
@@ -115,15 +149,37 @@ struct Idle {
     sandbox: Sandbox,
     /// What it was charged to the budget.
     bytes: usize,
+    /// Its place in the budget's order of use.
+    seq: u64,
     since: Instant,
 }
 
-/// One Function version's warm sandboxes.
-pub struct WarmPool {
+/// The shared part of a pool: what the budget reaches when it evicts.
+struct PoolInner {
     idle: Mutex<Vec<Idle>>,
     /// Sandboxes alive, idle or serving.
     live: Arc<AtomicUsize>,
     budget: Arc<WarmBudget>,
+}
+
+impl PoolInner {
+    /// Retires the idle sandbox `seq` (evicted), if it is still idle here.
+    fn remove(&self, seq: u64) {
+        let removed = match self.idle.lock() {
+            Ok(mut idle) => idle.iter().position(|i| i.seq == seq).map(|at| idle.remove(at)),
+            Err(_) => None,
+        };
+        if let Some(i) = removed {
+            self.budget.release(i.bytes);
+            self.live.fetch_sub(1, Ordering::Relaxed);
+            retire(i.sandbox);
+        }
+    }
+}
+
+/// One Function version's warm sandboxes.
+pub struct WarmPool {
+    inner: Arc<PoolInner>,
 }
 
 /// A warm sandbox taken out of its pool for one request. Dropping it
@@ -161,30 +217,34 @@ impl WarmPool {
     /// An empty pool charging idle sandboxes to `budget`.
     pub fn new(budget: Arc<WarmBudget>) -> Self {
         Self {
-            idle: Mutex::new(Vec::new()),
-            live: Arc::new(AtomicUsize::new(0)),
-            budget,
+            inner: Arc::new(PoolInner {
+                idle: Mutex::new(Vec::new()),
+                live: Arc::new(AtomicUsize::new(0)),
+                budget,
+            }),
         }
     }
 
     /// Sandboxes alive now, idle or serving.
     pub fn live(&self) -> usize {
-        self.live.load(Ordering::Relaxed)
+        self.inner.live.load(Ordering::Relaxed)
     }
 
     /// The most recently used idle sandbox, if any.
     pub fn take(&self) -> Option<Lease> {
-        let idle = self.idle.lock().ok()?.pop()?;
-        self.budget.release(idle.bytes);
+        let idle = self.inner.idle.lock().ok()?.pop()?;
+        self.inner.budget.forget(idle.seq);
+        self.inner.budget.release(idle.bytes);
         // `live` already counts it; the lease carries that count on.
         Some(Lease {
             sandbox: Some(idle.sandbox),
-            live: self.live.clone(),
+            live: self.inner.live.clone(),
         })
     }
 
-    /// Starts a new warm sandbox when the Function is under `cap` and the
-    /// node has budget left; `None` otherwise (use a fresh sandbox).
+    /// Starts a new warm sandbox when the Function is under `cap`; `None`
+    /// otherwise (use a fresh sandbox). Memory is charged when it goes idle
+    /// ([`Self::put_back`]).
     pub fn start(
         &self,
         runtime: &Runtime,
@@ -193,62 +253,60 @@ impl WarmPool {
         memory_limit: usize,
         cap: usize,
     ) -> Option<Lease> {
-        if !self.budget.has_room() {
-            return None;
-        }
-        let mut live = self.live.load(Ordering::Relaxed);
+        let live = &self.inner.live;
+        let mut now = live.load(Ordering::Relaxed);
         loop {
-            if live >= cap {
+            if now >= cap {
                 return None;
             }
-            match self
-                .live
-                .compare_exchange_weak(live, live + 1, Ordering::AcqRel, Ordering::Relaxed)
-            {
+            match live.compare_exchange_weak(now, now + 1, Ordering::AcqRel, Ordering::Relaxed) {
                 Ok(_) => break,
-                Err(now) => live = now,
+                Err(seen) => now = seen,
             }
         }
         Some(Lease {
             sandbox: Some(runtime.start_sandbox(context, module, memory_limit)),
-            live: self.live.clone(),
+            live: live.clone(),
         })
     }
 
     /// Returns a sandbox after a request, or retires it when it failed,
-    /// served `max_requests`, grew past `max_sandbox_memory`, or the budget
-    /// is spent.
+    /// served `max_requests`, grew past `max_sandbox_memory`, or does not
+    /// fit the budget even after evicting what went unused longest.
     pub fn put_back(&self, mut lease: Lease, config: &WarmConfig) {
         let Some(sandbox) = lease.sandbox.as_ref() else { return };
         let bytes = sandbox.memory_bytes();
-        if !sandbox.is_alive()
-            || sandbox.served() >= config.max_requests
-            || bytes > config.max_sandbox_memory
-            || !self.budget.try_add(bytes)
+        let seq = if !sandbox.is_alive() || sandbox.served() >= config.max_requests || bytes > config.max_sandbox_memory
         {
-            if let Some(sandbox) = lease.sandbox.take() {
-                self.live.fetch_sub(1, Ordering::Relaxed);
-                retire(sandbox);
-            }
-            return;
-        }
-        let Ok(mut idle) = self.idle.lock() else {
-            self.budget.release(bytes);
+            None
+        } else {
+            self.inner.budget.admit(bytes, &self.inner)
+        };
+        let Some(sandbox) = lease.sandbox.take() else { return };
+        let Some(seq) = seq else {
+            self.inner.live.fetch_sub(1, Ordering::Relaxed);
+            retire(sandbox);
             return;
         };
-        // Taken out of the lease, the sandbox keeps its place in `live`.
-        if let Some(sandbox) = lease.sandbox.take() {
-            idle.push(Idle {
-                sandbox,
-                bytes,
-                since: Instant::now(),
-            });
+        let idle = Idle {
+            sandbox,
+            bytes,
+            seq,
+            since: Instant::now(),
+        };
+        match self.inner.idle.lock() {
+            Ok(mut list) => list.push(idle),
+            Err(_) => {
+                self.inner.budget.forget(seq);
+                self.inner.budget.release(bytes);
+                self.inner.live.fetch_sub(1, Ordering::Relaxed);
+            }
         }
     }
 
-    /// Drops idle sandboxes unused for `ttl`; returns how many.
+    /// Retires idle sandboxes unused for `ttl`; returns how many.
     pub fn sweep(&self, ttl: Duration) -> usize {
-        let Ok(mut idle) = self.idle.lock() else { return 0 };
+        let Ok(mut idle) = self.inner.idle.lock() else { return 0 };
         let (keep, expired): (Vec<Idle>, Vec<Idle>) = std::mem::take(&mut *idle)
             .into_iter()
             .partition(|i| i.since.elapsed() < ttl && i.sandbox.is_alive());
@@ -256,14 +314,15 @@ impl WarmPool {
         drop(idle);
         let dropped = expired.len();
         for i in expired {
-            self.budget.release(i.bytes);
-            self.live.fetch_sub(1, Ordering::Relaxed);
+            self.inner.budget.forget(i.seq);
+            self.inner.budget.release(i.bytes);
+            self.inner.live.fetch_sub(1, Ordering::Relaxed);
             retire(i.sandbox);
         }
         dropped
     }
 
-    /// Drops every idle sandbox (the module is being unloaded).
+    /// Retires every idle sandbox (the module is being unloaded).
     pub fn clear(&self) {
         self.sweep(Duration::ZERO);
     }

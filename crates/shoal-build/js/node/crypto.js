@@ -2,9 +2,10 @@
 // node:crypto for Shoal Functions. The primitives (hashes, HMAC, PBKDF2,
 // random bytes) are the engine's, on globalThis.__shoal_native; this module
 // gives them Node's API, HKDF and the Web Crypto subset built on them
-// (digest, HMAC keys, PBKDF2). Ciphers, signatures with key pairs, Diffie-
-// Hellman and the like are not in the engine: those functions throw an
-// Error naming themselves.
+// (digest, HMAC keys, PBKDF2), scrypt, and AES in CBC, CTR and GCM through
+// createCipheriv/createDecipheriv (update/final; not as streams).
+// Signatures with key pairs, Diffie-Hellman and the like are not in the
+// engine: those functions throw an Error naming themselves.
 const { concatBytes } = require('./internal/bytes.js');
 
 const { Buffer } = require('buffer');
@@ -385,6 +386,229 @@ function hkdf(digest, ikm, salt, info, keylen, callback) {
   process.nextTick(callback, null, key);
 }
 
+// ---------------------------------------------------------------- scrypt
+
+function scryptSync(password, salt, keylen, options) {
+  const pw = toBytes(password, 'utf8', 'password', true);
+  const s = toBytes(salt, 'utf8', 'salt', true);
+  if (typeof keylen !== 'number') throw invalidArgType('keylen', 'number', keylen);
+  if (!Number.isInteger(keylen) || keylen < 0 || keylen > 2147483647) {
+    throw outOfRange('keylen', '>= 0 && <= 2147483647', keylen);
+  }
+  const o = options || {};
+  const N = o.N ?? o.cost ?? 16384;
+  const r = o.r ?? o.blockSize ?? 8;
+  const p = o.p ?? o.parallelization ?? 1;
+  const maxmem = o.maxmem ?? 32 << 20;
+  if (128 * N * r > maxmem) {
+    throw nodeError(RangeError, 'ERR_CRYPTO_INVALID_SCRYPT_PARAMS', 'Invalid scrypt params: memory limit exceeded');
+  }
+  if (keylen === 0) return Buffer.alloc(0);
+  try {
+    return Buffer.from(native().scrypt(pw, s, N, r, p, keylen));
+  } catch (err) {
+    throw nodeError(RangeError, 'ERR_CRYPTO_INVALID_SCRYPT_PARAMS', err.message);
+  }
+}
+
+function scrypt(password, salt, keylen, options, callback) {
+  if (typeof options === 'function') {
+    callback = options;
+    options = undefined;
+  }
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'function', callback);
+  let key;
+  try {
+    key = scryptSync(password, salt, keylen, options);
+  } catch (err) {
+    process.nextTick(callback, err);
+    return;
+  }
+  process.nextTick(callback, null, key);
+}
+
+// ---------------------------------------------------------------- ciphers
+// AES in CBC, CTR and GCM, as OpenSSL names them for Node. The engine's
+// functions are stateless; a Cipher keeps the chaining state: CBC's next IV
+// and the bytes short of a block, the keystream position for CTR and GCM,
+// and for GCM the AAD and every byte, for the tag at final().
+
+const cipherModes = { cbc: 16, ctr: 16, gcm: 12 };
+const cipherNames = [];
+for (const bits of [128, 192, 256]) for (const mode of Object.keys(cipherModes)) cipherNames.push(`aes-${bits}-${mode}`);
+
+function cipherSpec(name) {
+  const m = /^(?:aes-?)(128|192|256)-?(cbc|ctr|gcm)$/.exec(String(name).toLowerCase());
+  if (!m) throw nodeError(Error, 'ERR_CRYPTO_UNKNOWN_CIPHER', 'Unknown cipher');
+  return { keyLength: Number(m[1]) / 8, mode: m[2] };
+}
+
+function cipherKeyBytes(key) {
+  if (key && key[kKeyObject]) return key[kState].bytes;
+  if (key && key[kCryptoKey]) return key[kState].bytes;
+  return toBytes(key, 'utf8', 'key', true);
+}
+
+function gcmCounterBlock(iv) {
+  // J0 + 1 for a 96-bit IV: IV || 0x00000002.
+  const block = new Uint8Array(16);
+  block.set(iv);
+  block[15] = 2;
+  return block;
+}
+
+class Cipheriv {
+  constructor(name, key, iv, options, decrypt) {
+    const spec = cipherSpec(name);
+    const k = cipherKeyBytes(key);
+    if (k.length !== spec.keyLength) throw nodeError(RangeError, 'ERR_CRYPTO_INVALID_KEYLEN', 'Invalid key length');
+    const v = iv === null || iv === undefined ? new Uint8Array(0) : toBytes(iv, 'utf8', 'iv', true);
+    if (spec.mode === 'gcm' ? v.length !== 12 : v.length !== 16) {
+      throw nodeError(TypeError, 'ERR_CRYPTO_INVALID_IV', 'Invalid initialization vector');
+    }
+    this._mode = spec.mode;
+    this._key = Uint8Array.from(k);
+    this._iv = Uint8Array.from(v);
+    this._decrypt = decrypt;
+    this._pending = new Uint8Array(0);
+    this._offset = 0;
+    this._aad = new Uint8Array(0);
+    this._all = [];
+    this._tag = undefined;
+    this._autoPadding = true;
+    this._tagLength = (options && options.authTagLength) || 16;
+    this._done = false;
+  }
+
+  setAutoPadding(autoPadding = true) {
+    this._autoPadding = Boolean(autoPadding);
+    return this;
+  }
+
+  setAAD(aad) {
+    if (this._mode !== 'gcm') throw nodeError(Error, 'ERR_CRYPTO_INVALID_STATE', 'Invalid state for operation setAAD');
+    this._aad = Uint8Array.from(toBytes(aad, 'utf8', 'buffer'));
+    return this;
+  }
+
+  getAuthTag() {
+    if (this._decrypt || this._mode !== 'gcm' || this._tag === undefined) {
+      throw nodeError(Error, 'ERR_CRYPTO_INVALID_STATE', 'Invalid state for operation getAuthTag');
+    }
+    return Buffer.from(this._tag.subarray(0, this._tagLength));
+  }
+
+  setAuthTag(tag) {
+    if (!this._decrypt || this._mode !== 'gcm') {
+      throw nodeError(Error, 'ERR_CRYPTO_INVALID_STATE', 'Invalid state for operation setAuthTag');
+    }
+    this._tag = Uint8Array.from(toBytes(tag, 'utf8', 'buffer'));
+    return this;
+  }
+
+  update(data, inputEncoding, outputEncoding) {
+    if (this._done) throw nodeError(Error, 'ERR_CRYPTO_INVALID_STATE', 'Invalid state for operation update');
+    const input = toBytes(data, inputEncoding, 'data');
+    let out;
+    if (this._mode === 'cbc') {
+      const all = concatBytes([this._pending, input]);
+      // Decryption keeps the last whole block back: it may be the padding.
+      let whole = all.length - (all.length % 16);
+      if (this._decrypt && this._autoPadding && whole === all.length && whole > 0) whole -= 16;
+      this._pending = all.slice(whole);
+      out = new Uint8Array(0);
+      if (whole > 0) {
+        const blocks = all.subarray(0, whole);
+        out = new Uint8Array(native().aesCbc(this._key, this._iv, blocks, this._decrypt));
+        this._iv = (this._decrypt ? blocks : out).slice(whole - 16, whole);
+      }
+    } else {
+      const counter = this._mode === 'gcm' ? gcmCounterBlock(this._iv) : this._iv;
+      out = new Uint8Array(native().aesCtr(this._key, counter, this._offset, input, this._mode === 'gcm'));
+      this._offset += input.length;
+      // The tag covers the ciphertext; the engine recomputes it from the
+      // plaintext (encrypting) or the ciphertext (decrypting) at final().
+      if (this._mode === 'gcm') this._all.push(Uint8Array.from(input));
+    }
+    return encodeOutput(out, outputEncoding);
+  }
+
+  final(outputEncoding) {
+    if (this._done) throw nodeError(Error, 'ERR_CRYPTO_INVALID_STATE', 'Invalid state for operation final');
+    this._done = true;
+    let out = new Uint8Array(0);
+    if (this._mode === 'cbc') {
+      if (!this._decrypt) {
+        if (this._autoPadding) {
+          const pad = 16 - (this._pending.length % 16);
+          const block = concatBytes([this._pending, new Uint8Array(pad).fill(pad)]);
+          out = new Uint8Array(native().aesCbc(this._key, this._iv, block, false));
+        } else if (this._pending.length > 0) {
+          throw nodeError(Error, 'ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH', 'error:1C80006B:Provider routines::wrong final block length');
+        }
+      } else if (this._pending.length > 0 || this._autoPadding) {
+        if (this._pending.length !== 16) {
+          throw nodeError(Error, 'ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH', 'error:1C80006B:Provider routines::wrong final block length');
+        }
+        const plain = new Uint8Array(native().aesCbc(this._key, this._iv, this._pending, true));
+        if (this._autoPadding) {
+          const pad = plain[15];
+          if (pad < 1 || pad > 16 || plain.subarray(16 - pad).some((b) => b !== pad)) {
+            throw nodeError(Error, 'ERR_OSSL_BAD_DECRYPT', 'error:1C800064:Provider routines::bad decrypt');
+          }
+          out = plain.subarray(0, 16 - pad);
+        } else {
+          out = plain;
+        }
+      }
+    } else if (this._mode === 'gcm') {
+      const data = concatBytes(this._all);
+      this._all = [];
+      if (this._decrypt) {
+        if (this._tag === undefined) throw new Error('Unsupported state or unable to authenticate data');
+        native().aesGcm(this._key, this._iv, this._aad, data, this._tag);
+      } else {
+        this._tag = new Uint8Array(native().aesGcm(this._key, this._iv, this._aad, data));
+      }
+    }
+    return encodeOutput(out, outputEncoding);
+  }
+}
+
+function createCipheriv(name, key, iv, options) {
+  return new Cipheriv(name, key, iv, options, false);
+}
+
+function createDecipheriv(name, key, iv, options) {
+  return new Cipheriv(name, key, iv, options, true);
+}
+
+// OpenSSL's numeric ids, which Node's getCipherInfo reports.
+const cipherNids = {
+  'aes-128-cbc': 419, 'aes-128-ctr': 904, 'aes-128-gcm': 895,
+  'aes-192-cbc': 423, 'aes-192-ctr': 905, 'aes-192-gcm': 898,
+  'aes-256-cbc': 427, 'aes-256-ctr': 906, 'aes-256-gcm': 901,
+};
+
+function getCipherInfo(name) {
+  let spec;
+  try {
+    spec = cipherSpec(name);
+  } catch {
+    return undefined;
+  }
+  const canonical = `aes-${spec.keyLength * 8}-${spec.mode}`;
+  return {
+    mode: spec.mode,
+    // OpenSSL's long name for GCM.
+    name: spec.mode === 'gcm' ? `id-aes${spec.keyLength * 8}-gcm` : canonical,
+    nid: cipherNids[canonical],
+    blockSize: spec.mode === 'cbc' ? 16 : 1,
+    ivLength: cipherModes[spec.mode],
+    keyLength: spec.keyLength,
+  };
+}
+
 // ---------------------------------------------------------------- keys
 
 class KeyObject {
@@ -625,7 +849,6 @@ function unavailable(name, why) {
   };
 }
 
-const noCiphers = 'the engine has no ciphers';
 const noKeys = 'the engine has no public-key cryptography';
 
 module.exports = {
@@ -653,7 +876,8 @@ module.exports = {
   generateKeySync,
   KeyObject,
   getHashes: () => hashNames.slice(),
-  getCiphers: () => [],
+  getCiphers: () => cipherNames.slice(),
+  getCipherInfo,
   getCurves: () => [],
   getFips: () => 0,
   setFips: unavailable('setFips', 'there is no FIPS provider'),
@@ -662,10 +886,12 @@ module.exports = {
   webcrypto,
   subtle,
   constants: {},
-  createCipheriv: unavailable('createCipheriv', noCiphers),
-  createDecipheriv: unavailable('createDecipheriv', noCiphers),
-  createCipher: unavailable('createCipher', noCiphers),
-  createDecipher: unavailable('createDecipher', noCiphers),
+  createCipheriv,
+  createDecipheriv,
+  Cipheriv,
+  Decipheriv: Cipheriv,
+  createCipher: unavailable('createCipher', 'it was removed in Node.js 22; use crypto.createCipheriv()'),
+  createDecipher: unavailable('createDecipher', 'it was removed in Node.js 22; use crypto.createDecipheriv()'),
   createSign: unavailable('createSign', noKeys),
   createVerify: unavailable('createVerify', noKeys),
   sign: unavailable('sign', noKeys),
@@ -683,16 +909,14 @@ module.exports = {
   createDiffieHellmanGroup: unavailable('createDiffieHellmanGroup', noKeys),
   getDiffieHellman: unavailable('getDiffieHellman', noKeys),
   diffieHellman: unavailable('diffieHellman', noKeys),
-  scrypt: unavailable('scrypt', 'the engine has no scrypt; use crypto.pbkdf2()'),
-  scryptSync: unavailable('scryptSync', 'the engine has no scrypt; use crypto.pbkdf2Sync()'),
+  scrypt,
+  scryptSync,
   checkPrime: unavailable('checkPrime'),
   checkPrimeSync: unavailable('checkPrimeSync'),
   generatePrime: unavailable('generatePrime'),
   generatePrimeSync: unavailable('generatePrimeSync'),
   Certificate: unavailable('Certificate', noKeys),
   X509Certificate: unavailable('X509Certificate', noKeys),
-  Cipher: unavailable('Cipher', noCiphers),
-  Decipher: unavailable('Decipher', noCiphers),
   Sign: unavailable('Sign', noKeys),
   Verify: unavailable('Verify', noKeys),
   ECDH: unavailable('ECDH', noKeys),

@@ -23,6 +23,7 @@ use javy_plugin_api::{
     },
 };
 
+mod cipher;
 mod host;
 mod native;
 

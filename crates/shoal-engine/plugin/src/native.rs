@@ -1,5 +1,6 @@
 //! Native primitives behind Shoal's Node.js modules: hashing, HMAC, PBKDF2,
-//! a CSPRNG, zlib, WHATWG URL parsing and read-only files. The JavaScript
+//! a CSPRNG, zlib, WHATWG URL parsing and read-only files (AES and scrypt
+//! are in [`crate::cipher`]). The JavaScript
 //! side (`crates/shoal-build/js/node/`) shapes them into Node's APIs; doing
 //! the work here keeps it at native speed inside the sandbox.
 //!
@@ -11,16 +12,16 @@ use javy_plugin_api::javy::quickjs::{
     ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray, function::Opt,
 };
 
-fn throw(ctx: &Ctx<'_>, message: impl AsRef<str>) -> javy_plugin_api::javy::quickjs::Error {
+pub(crate) fn throw(ctx: &Ctx<'_>, message: impl AsRef<str>) -> javy_plugin_api::javy::quickjs::Error {
     Exception::throw_message(ctx, message.as_ref())
 }
 
-fn bytes<'a>(ctx: &Ctx<'_>, view: &'a TypedArray<'_, u8>, what: &str) -> JsResult<&'a [u8]> {
+pub(crate) fn bytes<'a>(ctx: &Ctx<'_>, view: &'a TypedArray<'_, u8>, what: &str) -> JsResult<&'a [u8]> {
     view.as_bytes()
         .ok_or_else(|| throw(ctx, format!("{what}: the buffer is detached")))
 }
 
-fn buffer<'js>(ctx: &Ctx<'js>, data: Vec<u8>) -> JsResult<ArrayBuffer<'js>> {
+pub(crate) fn buffer<'js>(ctx: &Ctx<'js>, data: Vec<u8>) -> JsResult<ArrayBuffer<'js>> {
     ArrayBuffer::new(ctx.clone(), data)
 }
 
@@ -452,6 +453,7 @@ pub fn install(ctx: &Ctx<'_>) -> JsResult<()> {
     native.set("fsRead", Function::new(ctx.clone(), fs_read)?)?;
     native.set("fsStat", Function::new(ctx.clone(), fs_stat)?)?;
     native.set("fsReaddir", Function::new(ctx.clone(), fs_readdir)?)?;
+    crate::cipher::install(ctx, &native)?;
     ctx.globals().set("__shoal_native", native)?;
     Ok(())
 }

@@ -38,7 +38,56 @@ function fsError(err) {
   return e;
 }
 
+function aesName(key, mode) {
+  if (![16, 24, 32].includes(key.length)) throw new Error('Invalid key length');
+  return `aes-${key.length * 8}-${mode}`;
+}
+
+// counter + n (128-bit big-endian).
+function addToCounter(counter, n) {
+  const out = Buffer.from(counter);
+  let carry = BigInt(n);
+  for (let i = 15; i >= 0 && carry > 0n; i--) {
+    const sum = BigInt(out[i]) + (carry & 0xffn);
+    out[i] = Number(sum & 0xffn);
+    carry = (carry >> 8n) + (sum >> 8n);
+  }
+  return out;
+}
+
 module.exports = {
+  aesCbc(key, iv, data, decrypt) {
+    const make = decrypt ? crypto.createDecipheriv : crypto.createCipheriv;
+    const c = make(aesName(key, 'cbc'), bytes(key), bytes(iv)).setAutoPadding(false);
+    return toArrayBuffer(Buffer.concat([c.update(bytes(data)), c.final()]));
+  },
+  aesCtr(key, counter, offset, data) {
+    const skip = offset % 16;
+    const c = crypto.createCipheriv(aesName(key, 'ctr'), bytes(key), addToCounter(bytes(counter), Math.floor(offset / 16)));
+    const out = c.update(Buffer.concat([Buffer.alloc(skip), bytes(data)]));
+    return toArrayBuffer(out.subarray(skip));
+  },
+  aesGcm(key, iv, aad, data, tag) {
+    if (tag === undefined) {
+      const c = crypto.createCipheriv(aesName(key, 'gcm'), bytes(key), bytes(iv));
+      c.setAAD(bytes(aad));
+      c.update(bytes(data));
+      c.final();
+      return toArrayBuffer(c.getAuthTag());
+    }
+    const d = crypto.createDecipheriv(aesName(key, 'gcm'), bytes(key), bytes(iv));
+    d.setAAD(bytes(aad));
+    d.setAuthTag(bytes(tag));
+    const out = d.update(bytes(data));
+    try {
+      d.final();
+    } catch {
+      throw new Error('Unsupported state or unable to authenticate data');
+    }
+    return toArrayBuffer(out);
+  },
+  scrypt: (password, salt, N, r, p, keylen) =>
+    toArrayBuffer(crypto.scryptSync(bytes(password), bytes(salt), keylen, { N, r, p, maxmem: 1 << 30 })),
   digest: (alg, data) => toArrayBuffer(crypto.createHash(hashName(alg)).update(bytes(data)).digest()),
   hmac: (alg, key, data) => toArrayBuffer(crypto.createHmac(hashName(alg), bytes(key)).update(bytes(data)).digest()),
   pbkdf2: (alg, password, salt, iterations, keylen) =>

@@ -339,6 +339,12 @@ diff('path', `
     p.basename("/a/b/c.txt"), p.basename("/a/b/c.txt", ".txt"), p.extname("x.tar.gz"), p.isAbsolute("a"), p.relative("/a/b/c", "/a/d"),
     p.parse("/home/u/file.txt"), p.format({ dir: "/x", base: "y.z" }), p.sep, p.delimiter, p.posix === p, p.toNamespacedPath("/a")];`);
 diff('path/posix', 'return M.path.posix.join("a", "b");');
+// path.win32 in full: test/path-win32.mjs. Here: that the bundle carries it.
+diff('path.win32', `
+  const w = M.path.win32;
+  return [w.basename("C:\\\\temp\\\\file.txt"), w.join("C:\\\\a", "..\\\\b", "c.txt"), w.resolve("C:x", "/y"), w.normalize("\\\\\\\\srv\\\\sh\\\\..\\\\x"),
+    w.relative("C:\\\\a\\\\b", "c:\\\\A\\\\c"), w.parse("\\\\\\\\srv\\\\sh\\\\d\\\\f.tar.gz"), w.isAbsolute("C:"), w.toNamespacedPath("C:\\\\x"), w.sep, w.delimiter,
+    w.win32 === w, w.posix === M.path, M.path.posix.win32 === w];`);
 
 // ---------------------------------------------------------------- events
 diff('EventEmitter basics', `
@@ -542,10 +548,46 @@ diff('webcrypto PBKDF2', `
     s.deriveBits({ name: "PBKDF2", salt: enc.encode("salt"), iterations: 1000, hash: "SHA-256" }, k, 256)).then((b) => M.buffer.Buffer.from(b).toString("hex"));`);
 check('crypto unavailable', `
   const out = [];
-  for (const fn of ["createCipheriv", "createSign", "generateKeyPairSync", "createECDH", "scryptSync"]) {
+  for (const fn of ["createSign", "generateKeyPairSync", "createECDH"]) {
     try { M.crypto[fn]("aes-256-gcm"); out.push("no throw"); } catch (e) { out.push(e.message.includes("crypto." + fn + "()") && e.message.includes("not available")); }
   }
-  return out;`, [true, true, true, true, true]);
+  return out;`, [true, true, true]);
+diff('scrypt', `
+  const c = M.crypto; const B = M.buffer.Buffer;
+  return [c.scryptSync("pw", "salt", 32, { N: 1024, r: 8, p: 1 }).toString("hex"), c.scryptSync(B.from("pw"), B.from("NaCl"), 16, { cost: 16, blockSize: 1, parallelization: 2 }).toString("base64")];`);
+diff('AES-CBC, CTR and GCM round trips and chunked updates', `
+  const c = M.crypto; const B = M.buffer.Buffer;
+  const out = [];
+  for (const bits of [128, 192, 256]) {
+    const key = B.alloc(bits / 8, 7);
+    for (const [mode, ivLen] of [["cbc", 16], ["ctr", 16], ["gcm", 12]]) {
+      const iv = B.alloc(ivLen, 3);
+      const name = "aes-" + bits + "-" + mode;
+      for (const text of ["", "a", "exactly sixteen!", "a longer message that spans several blocks of AES, with ümläuts"]) {
+        const e = c.createCipheriv(name, key, iv);
+        if (mode === "gcm") e.setAAD(B.from("header"));
+        const parts = [e.update(text.slice(0, 5), "utf8"), e.update(text.slice(5), "utf8"), e.final()];
+        const ct = B.concat(parts);
+        const tag = mode === "gcm" ? e.getAuthTag().toString("hex") : null;
+        const d = c.createDecipheriv(name, key, iv);
+        if (mode === "gcm") { d.setAAD(B.from("header")); d.setAuthTag(B.from(tag, "hex")); }
+        const pt = B.concat([d.update(ct.subarray(0, 7)), d.update(ct.subarray(7)), d.final()]).toString("utf8");
+        out.push([name, parts.map((p) => p.length), ct.toString("hex"), tag, pt === text]);
+      }
+    }
+  }
+  return out;`);
+diff('AES errors', `
+  const c = M.crypto; const B = M.buffer.Buffer; const out = [];
+  const key = B.alloc(32, 1); const iv = B.alloc(12, 2);
+  const e = c.createCipheriv("aes-256-gcm", key, iv); const ct = B.concat([e.update("secret"), e.final()]); const tag = e.getAuthTag();
+  try { const d = c.createDecipheriv("aes-256-gcm", key, iv); d.setAuthTag(B.from(tag).fill(0)); d.update(ct); d.final(); out.push("accepted"); } catch (err) { out.push(err.message); }
+  try { c.createCipheriv("aes-256-cbc", B.alloc(10), B.alloc(16)); } catch (err) { out.push([err.code, err.message]); }
+  try { c.createCipheriv("aes-256-cbc", key, B.alloc(8)); } catch (err) { out.push([err.code, err.message]); }
+  try { const d = c.createDecipheriv("aes-256-cbc", key, B.alloc(16)); d.update(B.alloc(16, 9)); d.final(); out.push("accepted"); } catch (err) { out.push(err.message); }
+  try { const x = c.createCipheriv("aes-256-cbc", key, B.alloc(16)); x.setAutoPadding(false); x.update("abc"); x.final(); } catch (err) { out.push(err.message); }
+  out.push(c.getCiphers().includes("aes-256-gcm"), c.getCipherInfo("aes-128-cbc"));
+  return out;`);
 diff('KeyObject', 'const k = M.crypto.createSecretKey(M.buffer.Buffer.from("abcd")); return [k.type, k.symmetricKeySize, k.export().toString(), k.export({ format: "jwk" })];');
 
 // ---------------------------------------------------------------- zlib
