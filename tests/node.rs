@@ -286,6 +286,9 @@ async fn the_kyma_contract_over_http() {
     );
     assert!(metrics.contains("shoal_functions_loaded 1"), "{metrics}");
     assert!(metrics.contains("shoal_instance_pool_slots"), "{metrics}");
+    // The echo Function served its requests one at a time: one warm sandbox.
+    assert!(metrics.contains("shoal_warm_sandboxes_idle 1"), "{metrics}");
+    assert!(!metrics.contains("shoal_warm_sandbox_bytes 0\n"), "{metrics}");
     node.stop().await;
 }
 

@@ -103,7 +103,7 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
         );
     }
     let s = &table.stats;
-    let gauges_list: [(&str, &str, &str, u64); 10] = [
+    let gauges_list: [(&str, &str, &str, u64); 12] = [
         (
             "shoal_functions",
             "gauge",
@@ -133,6 +133,18 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
             "gauge",
             "Sandbox slots in the instance pool.",
             gauges.pool_slots,
+        ),
+        (
+            "shoal_warm_sandboxes_idle",
+            "gauge",
+            "Warm sandboxes (evaluated Function instances) waiting for a request.",
+            table.warm_budget().idle_sandboxes() as u64,
+        ),
+        (
+            "shoal_warm_sandbox_bytes",
+            "gauge",
+            "Linear memory of the idle warm sandboxes, counted against the warm budget.",
+            table.warm_budget().used_bytes() as u64,
         ),
         (
             "shoal_module_loads_total",
