@@ -452,14 +452,7 @@ impl Runtime {
                 serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
             },
         );
-        store.limiter(|s| &mut s.limiter);
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|ctx| {
-            if Instant::now() >= ctx.data().deadline {
-                return Err(DeadlineExceeded.into());
-            }
-            Ok(UpdateDeadline::Yield(1))
-        });
+        bound(&mut store);
         let engine = self
             .js_engine
             .instantiate_async(&mut store)
@@ -569,15 +562,7 @@ impl SandboxParts {
             store.data_mut().serving.finish(Some(error), false);
             return;
         }
-        store.limiter(|s| &mut s.limiter);
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(|ctx| {
-            if Instant::now() >= ctx.data().deadline {
-                return Err(DeadlineExceeded.into());
-            }
-            // Yield so one busy guest cannot starve the executor thread.
-            Ok(UpdateDeadline::Yield(1))
-        });
+        bound(&mut store);
 
         let entry = match self.instantiate(&mut store, &function).await {
             Ok(instance) => instance.get_typed_func::<(), ()>(&mut store, "_start"),
@@ -620,6 +605,20 @@ impl SandboxParts {
             }
         }
     }
+}
+
+/// Applies the store's memory limiter and its deadline, checked at every
+/// epoch tick.
+fn bound(store: &mut Store<RequestState>) {
+    store.limiter(|s| &mut s.limiter);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|ctx| {
+        if Instant::now() >= ctx.data().deadline {
+            return Err(DeadlineExceeded.into());
+        }
+        // Yield so one busy guest cannot starve the executor thread.
+        Ok(UpdateDeadline::Yield(1))
+    });
 }
 
 fn compile(engine: &Engine, cache: Option<&ModuleCache>, wasm: &[u8]) -> Result<Module, RuntimeError> {
