@@ -416,14 +416,17 @@ async fn a_memory_bomb_fails_only_its_request() {
     node.stop().await;
 }
 
-/// Counts its requests in module state; `/spin`, `/bomb` and `/throw`
-/// time out, exhaust memory and throw.
+/// Counts its requests in module state; `/spin`, `/bomb`, `/recurse` and
+/// `/throw` time out, exhaust memory, trap (the WebAssembly call stack runs
+/// out) and throw.
 const COUNTER: &str = r#"
 let served = 0;
+const deeper = (n) => deeper(n + 1) + 1;
 module.exports = {
   main(event) {
     switch (event.extensions.request.path) {
       case "/spin": for (;;) {}
+      case "/recurse": return deeper(0);
       case "/bomb": { const a = []; for (;;) a.push(new Array(1e6).fill(7)); }
       case "/throw": served += 1; throw new Error("thrown on purpose");
       default: served += 1; return `served ${served}`;
@@ -447,9 +450,9 @@ async fn count(node: &TestNode, name: &str) -> String {
 }
 
 /// Module-level state lives as long as a warm sandbox, as it lives as long
-/// as the pod in Kyma; a request that times out or runs out of memory takes
-/// its sandbox with it, so the next request starts from a freshly evaluated
-/// module, and no other Function notices. A thrown error is an answer, not
+/// as the pod in Kyma; a request that times out, runs out of memory or traps
+/// takes its sandbox with it, so the next request starts from a freshly
+/// evaluated module, and no other Function notices. A thrown error is an answer, not
 /// a failure of the sandbox: state carries on, as in Node.js.
 #[tokio::test]
 async fn module_state_persists_in_a_warm_sandbox_and_a_failed_request_never_poisons_the_next() {
