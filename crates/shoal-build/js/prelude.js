@@ -76,6 +76,11 @@ globalThis.process = globalThis.process || {
   on: () => globalThis.process,
   emitWarning: (w) => console.warn(String(w)),
 };
+// Node's process says `[object process]`: libraries pick their Node code
+// paths by it (axios chooses its http adapter over fetch this way).
+if (!Object.prototype.hasOwnProperty.call(globalThis.process, Symbol.toStringTag)) {
+  Object.defineProperty(globalThis.process, Symbol.toStringTag, { value: "process", writable: true, enumerable: false, configurable: false });
+}
 
 // console: the engine has log and error; Node's other methods write to the
 // same two streams (the node tags every line with the Function), with

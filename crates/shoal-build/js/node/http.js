@@ -10,6 +10,7 @@
 const { Readable, Writable } = require('stream');
 const { Buffer } = require('buffer');
 const EventEmitter = require('events');
+const { invalidArgType, outOfRange, abortError } = require('./internal/errors');
 
 const STATUS_CODES = {
   100: 'Continue', 101: 'Switching Protocols', 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
@@ -35,32 +36,94 @@ class Agent extends EventEmitter {
   destroy() {}
 }
 
-/** What code may call on `req.socket` (axios sets keep-alive on it). */
-function socketStub() {
+/**
+ * What code may call on `req.socket` / `res.socket` (axios sets keep-alive on
+ * it). There is no connection here, but its idle timeout is kept as Node's
+ * socket keeps it: `setTimeout(ms)` emits 'timeout' once after `ms` without
+ * activity (the answer arriving is activity) and closes nothing.
+ */
+function socketStub(encrypted) {
   const socket = new EventEmitter();
+  let ms = 0;
+  let timer = null;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = ms > 0 ? setTimeout(() => {
+      timer = null;
+      socket.emit('timeout');
+    }, ms) : null;
+  };
   Object.assign(socket, {
     setKeepAlive() { return socket; },
     setNoDelay() { return socket; },
-    setTimeout() { return socket; },
+    setTimeout(msecs, callback) {
+      ms = timerDuration(msecs, 'msecs');
+      socket.timeout = ms;
+      if (callback) {
+        if (ms === 0) socket.removeListener('timeout', callback);
+        else socket.once('timeout', callback);
+      }
+      arm();
+      return socket;
+    },
+    // Activity on the connection restarts a running idle timeout.
+    _activity() {
+      if (ms > 0 && !socket.destroyed) arm();
+    },
     ref() { return socket; },
     unref() { return socket; },
-    destroy() {},
+    destroy() {
+      clearTimeout(timer);
+      timer = null;
+      ms = 0;
+      socket.destroyed = true;
+      return socket;
+    },
+    destroyed: false,
+    timeout: undefined,
     remoteAddress: undefined,
-    encrypted: false,
+    encrypted,
   });
   return socket;
 }
 
+/** Node's validation of a timeout in milliseconds (getTimerDuration). */
+function timerDuration(msecs, name) {
+  if (typeof msecs !== 'number') throw invalidArgType(name, 'number', msecs);
+  if (msecs < 0 || !Number.isFinite(msecs)) throw outOfRange(name, 'a non-negative finite number', msecs);
+  return msecs;
+}
+
+function connResetError(message) {
+  const err = new Error(message);
+  err.code = 'ECONNRESET';
+  return err;
+}
+
 class IncomingMessage extends Readable {
-  constructor(head, body) {
+  // `new IncomingMessage(socket)` as in Node; the client also passes the
+  // node's answer (status, headers) and the whole body, already received.
+  constructor(socket, head, body) {
     super();
-    this.statusCode = head.status;
-    this.statusMessage = head.statusText || STATUS_CODES[head.status] || '';
+    this.socket = socket || null;
     this.httpVersion = '1.1';
     this.httpVersionMajor = 1;
     this.httpVersionMinor = 1;
     this.rawHeaders = [];
     this.headers = {};
+    this.trailers = {};
+    this.rawTrailers = [];
+    this.aborted = false;
+    this.complete = false;
+    this.url = '';
+    this.method = null;
+    this.statusCode = null;
+    this.statusMessage = null;
+    this._dumped = false;
+    this._body = body || null;
+    if (!head) return;
+    this.statusCode = head.status;
+    this.statusMessage = head.statusText || STATUS_CODES[head.status] || '';
     for (const [name, value] of head.headers) {
       this.rawHeaders.push(name, value);
       const key = name.toLowerCase();
@@ -68,11 +131,9 @@ class IncomingMessage extends Readable {
       else if (key in this.headers) this.headers[key] += `, ${value}`;
       else this.headers[key] = value;
     }
-    this.trailers = {};
-    this.rawTrailers = [];
-    this.complete = false;
-    this.socket = socketStub();
-    this._body = body;
+  }
+  get connection() {
+    return this.socket;
   }
   _read() {
     if (this._body !== null) {
@@ -83,8 +144,28 @@ class IncomingMessage extends Readable {
       this.push(null);
     }
   }
-  setTimeout(ms, callback) {
-    if (callback) this.once('timeout', callback);
+  // Reads and drops the body (what Node does with an answer nobody listens
+  // for, and with the answer of a destroyed request).
+  _dump() {
+    if (!this._dumped) {
+      this._dumped = true;
+      this.removeAllListeners('data');
+      this.resume();
+    }
+  }
+  _destroy(err, done) {
+    if (!this.readableEnded || !this.complete) {
+      this.aborted = true;
+      this.emit('aborted');
+    }
+    done(err);
+    // Destroying an unfinished answer ends its connection: the request closes.
+    const req = this.req;
+    if (req && this.aborted) process.nextTick(() => req._close());
+  }
+  setTimeout(msecs, callback) {
+    if (callback) this.on('timeout', callback);
+    if (this.socket) this.socket.setTimeout(msecs);
     return this;
   }
 }
@@ -128,6 +209,12 @@ function normalizeArgs(defaultProtocol, input, options, callback) {
   return { options: merged, url: `${protocol}//${bracketed}${port}${merged.path || '/'}`, callback };
 }
 
+// A ClientRequest's life, as Node's: 'socket' on the next tick (not when
+// destroyed before), 'finish' once the body is written, then 'response';
+// 'close' (and `destroyed`) once the answer's body has been read to its end.
+// setTimeout() only emits 'timeout' (the caller decides whether to abort);
+// destroy() before the answer emits 'error' (its argument, or ECONNRESET
+// "socket hang up") and 'close'; abort() emits 'abort' first.
 class ClientRequest extends Writable {
   constructor(defaultProtocol, input, options, callback) {
     // Not destroyed on finish: the request is in flight once the body ends.
@@ -139,24 +226,54 @@ class ClientRequest extends Writable {
     this.host = opts.hostname || opts.host;
     this.protocol = opts.protocol || defaultProtocol;
     this.url = args.url;
+    this.agent = opts.agent;
     this.reusedSocket = false;
     this.aborted = false;
     this.destroyed = false;
+    this.res = null;
     this._headers = new Map(); // lower-case name -> [name, value]
     for (const [name, value] of Object.entries(opts.headers || {})) this.setHeader(name, value);
     if (opts.auth && !this.hasHeader('authorization')) {
       this.setHeader('Authorization', `Basic ${Buffer.from(opts.auth).toString('base64')}`);
     }
+    if (opts.timeout !== undefined) this.timeout = timerDuration(opts.timeout, 'timeout');
     this._chunks = [];
     this._id = 0;
-    this.socket = this.connection = socketStub();
+    this._ended = false; // the answer's body was read to its end
+    this._closed = false;
+    this._socketAssigned = false;
+    this._timeoutListening = false;
+    this.socket = this.connection = socketStub(defaultProtocol === 'https:');
     if (args.callback) this.once('response', args.callback);
-    if (opts.timeout) this.setTimeout(opts.timeout);
     if (opts.signal) {
-      if (opts.signal.aborted) queueMicrotask(() => this.destroy(abortError()));
-      else opts.signal.addEventListener('abort', () => this.destroy(abortError()), { once: true });
+      const signal = opts.signal;
+      if (signal.aborted) process.nextTick(() => this.destroy(abortError(signal.reason)));
+      else signal.addEventListener('abort', () => this.destroy(abortError(signal.reason)), { once: true });
     }
-    queueMicrotask(() => this.emit('socket', this.socket));
+    process.nextTick(() => this._onSocket());
+  }
+  _onSocket() {
+    if (this.destroyed) {
+      // Destroyed before it had a connection: nothing was sent.
+      let err = this._destroyError;
+      if (!this.aborted && !err) err = connResetError('socket hang up');
+      if (err) this.emit('error', err);
+      this._closed = true;
+      this.emit('close');
+      return;
+    }
+    this._socketAssigned = true;
+    const agentTimeout = this.agent && this.agent.options && this.agent.options.timeout;
+    if (this.timeout !== undefined || agentTimeout) {
+      this._listenSocketTimeout();
+      this.socket.setTimeout(this.timeout !== undefined ? this.timeout : agentTimeout);
+    }
+    this.emit('socket', this.socket);
+  }
+  _listenSocketTimeout() {
+    if (this._timeoutListening) return;
+    this._timeoutListening = true;
+    this.socket.once('timeout', () => this.emit('timeout'));
   }
   setHeader(name, value) {
     this._headers.set(String(name).toLowerCase(), [String(name), value]);
@@ -186,33 +303,64 @@ class ClientRequest extends Writable {
   flushHeaders() {}
   setNoDelay() {}
   setSocketKeepAlive() {}
-  setTimeout(ms, callback) {
+  // Node's: an idle timeout on the connection that emits 'timeout' and does
+  // not abort anything; a callback is a 'timeout' listener; 0 turns it off.
+  setTimeout(msecs, callback) {
+    if (this._ended) return this;
+    this._listenSocketTimeout();
+    msecs = timerDuration(msecs, 'msecs');
     if (callback) this.once('timeout', callback);
-    clearTimeout(this._timer);
-    if (ms > 0) this._timer = setTimeout(() => this.emit('timeout'), ms);
+    this.socket.setTimeout(msecs);
     return this;
   }
   _write(chunk, encoding, done) {
     this._chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding));
     done();
   }
+  // Sent on the next tick, after 'socket'. A request destroyed before then is
+  // not sent and never emits 'finish' (Node's is never flushed to a socket).
   _final(done) {
-    this._send();
-    done();
+    process.nextTick(() => {
+      if (this.destroyed) return;
+      this._send();
+      done();
+    });
   }
   abort() {
     if (this.aborted) return;
     this.aborted = true;
-    this.emit('abort');
+    process.nextTick(() => this.emit('abort'));
     this.destroy();
   }
-  _destroy(err, done) {
-    clearTimeout(this._timer);
+  destroy(err) {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this._destroyError = err;
     if (this._id) {
       __shoal_host.httpCancel(this._id);
       globalThis.__shoal_calls.delete(this._id);
+      this._id = 0;
     }
-    done(err);
+    if (this.res) {
+      // The whole answer is here already: its body is read and dropped, and
+      // the request closes when it ends (as Node's with a received answer).
+      this.res._dump();
+    } else if (this._socketAssigned) {
+      this.socket.destroy();
+      process.nextTick(() => {
+        this.emit('error', err || connResetError('socket hang up'));
+        this._close();
+      });
+    }
+    // Not assigned a socket yet: _onSocket reports it.
+    return this;
+  }
+  _close() {
+    if (this._closed) return;
+    this._closed = true;
+    this.destroyed = true;
+    this.socket.destroy();
+    this.emit('close');
   }
   _send() {
     const headers = [];
@@ -229,26 +377,30 @@ class ClientRequest extends Writable {
     this._id = __shoal_host.httpStart(head, new Uint8Array(body.buffer, body.byteOffset, body.length));
     globalThis.__shoal_calls.set(this._id, (result) => {
       this._id = 0;
-      clearTimeout(this._timer);
+      if (this.destroyed) return;
       const answer = JSON.parse(result.head);
       if (answer.error !== undefined) {
         this.destroy(errnoError(answer));
         return;
       }
-      const response = new IncomingMessage(answer, Buffer.from(result.body));
+      this.socket._activity();
+      const response = new IncomingMessage(this.socket, answer, Buffer.from(result.body));
       response.req = this;
       this.res = response;
-      this.emit('response', response);
-      this.emit('close');
+      // Node's order once the body has been read: the answer's 'end', the
+      // request's 'close', the answer's 'close'.
+      response.once('end', () => {
+        this._ended = true;
+        process.nextTick(() => this._close());
+      });
+      // A timeout while the answer is being read is also the answer's.
+      const onTimeout = () => response.emit('timeout');
+      this.socket.on('timeout', onTimeout);
+      this.once('close', () => this.socket.removeListener('timeout', onTimeout));
+      // Nobody listens for the answer: Node reads and drops its body.
+      if (!this.emit('response', response)) response._dump();
     });
   }
-}
-
-function abortError() {
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  err.code = 'ABORT_ERR';
-  return err;
 }
 
 function notAvailable(what) {
