@@ -43,6 +43,8 @@ const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\
 function globalsReachedAsMembers(metafile) {
   const names = new Set();
   for (const input of Object.keys(metafile.inputs)) {
+    // Modules made in memory (the Function's files) are not the Function's code.
+    if (input.startsWith("shoal:")) continue;
     const file = path.resolve(dir, input);
     if (file.startsWith(nodeDir) || file === prelude) continue;
     for (const m of readFileSync(file, "utf8").matchAll(GLOBAL_MEMBER)) names.add(m[1]);
@@ -71,6 +73,24 @@ const nodeBuiltins = {
         ],
       };
       return undefined;
+    });
+  },
+};
+
+// The Function's own files as Kyma's pod has them in /usr/src/app/function:
+// node/fs.js reads its package.json from this module (bundled only with fs).
+const functionFiles = {
+  name: "shoal-function-files",
+  setup(b) {
+    b.onResolve({ filter: /^shoal:function-files$/ }, () => ({ path: "function-files", namespace: "shoal" }));
+    b.onLoad({ filter: /.*/, namespace: "shoal" }, () => {
+      const files = {};
+      try {
+        files["/usr/src/app/function/package.json"] = readFileSync(path.join(dir, "package.json"), "utf8");
+      } catch {
+        // An inline Function without dependencies has no package.json.
+      }
+      return { contents: `module.exports = ${JSON.stringify(files)};`, loader: "js" };
     });
   },
 };
@@ -104,7 +124,7 @@ const options = {
   // (Buffer) itself.
   keepNames: false,
   metafile: true,
-  plugins: [nodeBuiltins],
+  plugins: [functionFiles, nodeBuiltins],
 };
 
 try {

@@ -55,7 +55,38 @@ function uvError(code, syscall, path, dest) {
 function native() {
   const n = globalThis.__shoal_native;
   if (!n || typeof n.fsRead !== 'function') throw notAvailable('node:fs', 'the engine does not provide __shoal_native');
-  return n;
+  return functionFilesOver(n);
+}
+
+// The Function's own files (its package.json), read-only where Kyma's pod
+// has them, ahead of the engine's view of its secretMounts.
+const FUNCTION_DIR = '/usr/src/app/function';
+let withFunctionFiles = null;
+function functionFilesOver(n) {
+  if (withFunctionFiles) return withFunctionFiles;
+  const files = require('shoal:function-files');
+  const names = Object.keys(files).map((f) => f.slice(FUNCTION_DIR.length + 1));
+  if (names.length === 0) return n;
+  const dirs = new Set(['/usr', '/usr/src', '/usr/src/app', FUNCTION_DIR]);
+  const bytes = (f) => new TextEncoder().encode(files[f]);
+  withFunctionFiles = {
+    fsRead(p) {
+      if (Object.prototype.hasOwnProperty.call(files, p)) return bytes(p).buffer;
+      if (dirs.has(p)) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      return n.fsRead(p);
+    },
+    fsStat(p) {
+      if (Object.prototype.hasOwnProperty.call(files, p)) return [true, false, bytes(p).length, 0];
+      if (dirs.has(p)) return [false, true, 0, 0];
+      return n.fsStat(p);
+    },
+    fsReaddir(p) {
+      if (p === FUNCTION_DIR) return names.slice();
+      if (dirs.has(p)) return [FUNCTION_DIR.slice(p.length + 1).split('/')[0]];
+      return n.fsReaddir(p);
+    },
+  };
+  return withFunctionFiles;
 }
 
 // Calls an engine primitive and rethrows its error the way Node words it

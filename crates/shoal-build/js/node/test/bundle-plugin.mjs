@@ -8,6 +8,13 @@ export function shoalNodePlugin(leaks = []) {
   return {
     name: 'shoal-node-modules',
     setup(b) {
+      // The Function's own files (bundle.mjs makes them from its folder): the
+      // module tests give fs a package.json where Kyma keeps it.
+      b.onResolve({ filter: /^shoal:function-files$/ }, () => ({ path: 'function-files', namespace: 'shoal' }));
+      b.onLoad({ filter: /.*/, namespace: 'shoal' }, () => ({
+        contents: `module.exports = ${JSON.stringify({ '/usr/src/app/function/package.json': '{"name":"module-tests","type":"module"}' })};`,
+        loader: 'js',
+      }));
       b.onResolve({ filter: /^[^./]/ }, (args) => {
         if (!isBuiltin(args.path)) return undefined;
         const file = moduleFile(args.path);
