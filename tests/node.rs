@@ -556,6 +556,33 @@ async fn warm_sandboxes_are_recycled_expire_when_idle_and_can_be_switched_off() 
     node.stop().await;
 }
 
+/// Module state persists in a warm sandbox, but a request's async context
+/// does not: AsyncLocalStorage.enterWith in one request is not the next
+/// request's store (each Node.js request starts in a fresh async context).
+#[tokio::test]
+async fn an_async_local_storage_store_does_not_leak_into_the_next_request() {
+    let node = TestNode::start(NodeConfig::default()).await;
+    let source = r#"
+const { AsyncLocalStorage } = require("node:async_hooks");
+const als = new AsyncLocalStorage();
+let served = 0;
+module.exports = {
+  main(event) {
+    served += 1;
+    const before = als.getStore();
+    als.enterWith({ path: event.extensions.request.path });
+    return { served, before: before === undefined ? null : before, now: als.getStore() };
+  },
+};
+"#;
+    node.add("default", "als", source, FunctionConfig::default()).await;
+    let first = send(empty(get(&node.url("/default/als/a")))).await.json();
+    let second = send(empty(get(&node.url("/default/als/b")))).await.json();
+    assert_eq!(first, json!({"served": 1, "before": null, "now": {"path": "/a"}}));
+    assert_eq!(second, json!({"served": 2, "before": null, "now": {"path": "/b"}}));
+    node.stop().await;
+}
+
 /// When idle sandboxes would pass the node's warm budget, the ones used
 /// least recently make room, whatever Function they belong to: a Function
 /// in use keeps its sandbox (and state) while one that went quiet loses it.

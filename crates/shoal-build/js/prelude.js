@@ -765,6 +765,8 @@ async function loadMain(load) {
  * for when nothing is left that could settle it.
  */
 function serve(main) {
+  // AsyncLocalStorage (when loaded) forgets the previous request's store.
+  if (globalThis.__shoal_requestStarts) globalThis.__shoal_requestStarts();
   const res = new Response();
   let req;
   try {

@@ -228,6 +228,11 @@ function wrapScheduler(owner, name, macrotask) {
 function install() {
   if (installed) return;
   installed = true;
+  // A warm sandbox serves many requests: each starts with no store, as each
+  // request starts in a fresh async context in Node (the prelude calls this).
+  globalThis.__shoal_requestStarts = () => {
+    current = new Frame(new Map());
+  };
   NativePromise = Promise;
   const proto = NativePromise.prototype;
   const desc = Object.getOwnPropertyDescriptor(proto, 'constructor');
