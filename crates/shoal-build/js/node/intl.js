@@ -7,6 +7,9 @@
 // default: Shoal's nodes run in UTC) and the Central European zones
 // (Europe/Berlin and its neighbours, with daylight saving time).
 //
+// Intl.DisplayNames and Intl.Segmenter (UAX #29 with ICU's character
+// properties) are here too; see their sections.
+//
 // Requiring this module also installs the locale-sensitive methods of
 // Number, BigInt, Date and String (toLocaleString, toLocaleDateString,
 // toLocaleTimeString, localeCompare) on top of it.
@@ -263,6 +266,47 @@ function digitOptions(opts, mnfdDefault, mxfdDefault, notation) {
   return out;
 }
 
+// Units: ECMA-402's sanctioned simple units and their "X-per-Y" compounds.
+// A unit's CLDR pattern ("{0} km", "{0} kilometers") depends on the width
+// and the plural form. "percent" (and "percent-per-X") in the short and
+// narrow widths takes the locale's percent pattern instead, without the
+// denominator, unless the notation is compact (as ICU does). A compound is
+// the denominator's "per" pattern ("{0}/h", "{0} per hour") around the
+// numerator's, unless CLDR names it itself ("{0} mph").
+const unitWidths = { short: 0, long: 1, narrow: 2 };
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
+function isWellFormedUnit(unit) {
+  const simple = DATA['en-US'].units.simple;
+  if (hasOwn(simple, unit)) return true;
+  const i = unit.indexOf('-per-');
+  return i > 0 && hasOwn(simple, unit.slice(0, i)) && hasOwn(simple, unit.slice(i + 5));
+}
+
+function unitPattern(s, plural) {
+  const u = s.data.units;
+  const w = unitWidths[s.unitDisplay];
+  const pick = (entry) => (typeof entry === 'string' ? entry : entry[plural === 'one' ? 0 : 1]);
+  const i = s.unit.indexOf('-per-');
+  const numerator = i < 0 ? s.unit : s.unit.slice(0, i);
+  if (numerator === 'percent' && s.unitDisplay !== 'long' && s.notation !== 'compact') return u.percent;
+  if (i < 0) return pick(u.simple[s.unit][w]);
+  const own = u.compound[s.unit];
+  if (own && own[w] !== null) return pick(own[w]);
+  return u.per[s.unit.slice(i + 5)][w].split('{0}').join(pick(u.simple[numerator][w]));
+}
+
+// The text around the number: the spaces next to it are "literal" parts,
+// the rest a "unit" part.
+function unitAffixParts(text, before) {
+  const m = before ? /^(.*?)(\s*)$/.exec(text) : /^(\s*)(.*)$/.exec(text);
+  const [space, unit] = before ? [m[2], m[1]] : [m[1], m[2]];
+  const parts = [];
+  if (unit) parts.push({ type: 'unit', value: unit });
+  if (space) parts[before ? 'push' : 'unshift']({ type: 'literal', value: space });
+  return parts;
+}
+
 class NumberFormat {
   constructor(locales, options) {
     const { locale, lang, data } = resolveLocale(locales);
@@ -276,12 +320,16 @@ class NumberFormat {
       if (!/^[A-Za-z]{3}$/.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
       currency = currency.toUpperCase();
     }
+    if (style === 'currency' && currency === undefined) throw new TypeError('Currency code is required with currency style.');
     const currencyDisplay = getOption(opts, 'currencyDisplay', ['code', 'symbol', 'narrowSymbol', 'name'], 'symbol');
     const currencySign = getOption(opts, 'currencySign', ['standard', 'accounting'], 'standard');
-    if (style === 'currency' && currency === undefined) throw new TypeError('Currency code is required with currency style.');
-    if (style === 'unit') {
-      throw new RangeError('Intl.NumberFormat style "unit" is not available in Shoal\'s JavaScript engine');
+    let unit = opts.unit;
+    if (unit !== undefined) {
+      unit = String(unit);
+      if (!isWellFormedUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
     }
+    if (style === 'unit' && unit === undefined) throw new TypeError('Invalid unit argument for Intl.NumberFormat() \'\'');
+    const unitDisplay = getOption(opts, 'unitDisplay', ['short', 'narrow', 'long'], 'short');
     const notation = getOption(opts, 'notation', ['standard', 'scientific', 'engineering', 'compact'], 'standard');
     const cDigits = currency && data.currencies[currency] ? data.currencies[currency][4] : 2;
     const mnfdDefault = style === 'currency' && notation !== 'compact' ? cDigits : 0;
@@ -297,7 +345,7 @@ class NumberFormat {
     else throw new RangeError(`Value ${useGrouping} out of range for Intl.NumberFormat options property useGrouping`);
     const signDisplay = getOption(opts, 'signDisplay', ['auto', 'never', 'always', 'exceptZero', 'negative'], 'auto');
     Object.defineProperty(this, kNF, {
-      value: { locale, lang, data, style, currency, currencyDisplay, currencySign, notation, compactDisplay, useGrouping, signDisplay, ...digits },
+      value: { locale, lang, data, style, currency, currencyDisplay, currencySign, unit, unitDisplay, notation, compactDisplay, useGrouping, signDisplay, ...digits },
     });
   }
 
@@ -325,14 +373,19 @@ class NumberFormat {
       out.currencyDisplay = s.currencyDisplay;
       out.currencySign = s.currencySign;
     }
-    out.minimumIntegerDigits = s.minimumIntegerDigits;
-    if (s.minimumFractionDigits !== undefined) {
-      out.minimumFractionDigits = s.minimumFractionDigits;
-      out.maximumFractionDigits = s.maximumFractionDigits;
+    if (s.style === 'unit') {
+      out.unit = s.unit;
+      out.unitDisplay = s.unitDisplay;
     }
+    out.minimumIntegerDigits = s.minimumIntegerDigits;
+    // Node lists the significant digits first when both kinds are in use.
     if (s.minimumSignificantDigits !== undefined) {
       out.minimumSignificantDigits = s.minimumSignificantDigits;
       out.maximumSignificantDigits = s.maximumSignificantDigits;
+    }
+    if (s.minimumFractionDigits !== undefined) {
+      out.minimumFractionDigits = s.minimumFractionDigits;
+      out.maximumFractionDigits = s.maximumFractionDigits;
     }
     out.useGrouping = s.useGrouping;
     out.notation = s.notation;
@@ -458,7 +511,8 @@ function formatNumberParts(s, value) {
       }
       const [intStr, fracStr] = digitStrings(s, d, r.sig);
       buildNumber(intStr, fracStr, s, sym, numberParts);
-      plural = pluralCardinal(intStr.replace(/^0+(?=\d)/, ''), fracStr);
+      // The plural form of the whole number: 1K is "other".
+      plural = compactPattern ? 'other' : pluralCardinal(intStr.replace(/^0+(?=\d)/, ''), fracStr);
     } else if (s.notation === 'scientific' || s.notation === 'engineering') {
       const exponentOf = (v) => {
         if (v.digits === '') return 0;
@@ -476,6 +530,7 @@ function formatNumberParts(s, value) {
       d = r.value;
       const [intStr, fracStr] = digitStrings(s, d, r.sig);
       buildNumber(intStr, fracStr, s, sym, numberParts);
+      plural = exponent === 0 ? pluralCardinal(intStr.replace(/^0+(?=\d)/, ''), fracStr) : 'other';
     } else {
       const r = roundNumber(s, d);
       d = r.value;
@@ -526,6 +581,14 @@ function formatNumberParts(s, value) {
   if (s.style === 'percent') {
     if (s.lang === 'de') numberParts.push({ type: 'literal', value: '\u00a0' });
     numberParts.push({ type: 'percentSign', value: sym.percent });
+  }
+
+  if (s.style === 'unit') {
+    const [before, after] = unitPattern(s, plural).split('{0}');
+    parts.push(...unitAffixParts(before, true));
+    if (signPart) parts.push(signPart);
+    parts.push(...numberParts, ...unitAffixParts(after, false));
+    return parts;
   }
 
   if (s.style === 'currency') {
@@ -1250,6 +1313,616 @@ class Locale {
 }
 Object.defineProperty(Locale.prototype, Symbol.toStringTag, { value: 'Intl.Locale', configurable: true });
 
+// ---------------------------------------------------------------- DisplayNames
+
+// Names of languages, regions, scripts, currencies, calendars and date
+// fields, as ICU gives them (the tables hold every code ICU names in en or
+// de; languages only where it names them in both). Options are read and
+// codes checked as V8 does; a well-formed code without a name is the code
+// itself (fallback "code") or undefined (fallback "none").
+const kDN = Symbol('DisplayNames');
+const dnTypes = ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField'];
+let dnTables = null;
+
+function displayNameTables() {
+  if (dnTables) return dnTables;
+  const D = DATA.displayNames;
+  const codes = {};
+  for (const type of Object.keys(D.codes)) codes[type] = D.codes[type].split(' ');
+  const alias = {};
+  for (const type of Object.keys(D.alias)) {
+    alias[type] = new Map(D.alias[type] ? D.alias[type].split(' ').map((p) => p.split('=')) : []);
+  }
+  const byLocale = {};
+  for (const loc of ['en-US', 'de-DE']) {
+    const L = DATA[loc].displayNames;
+    const t = { dialect: L.dialect, patterns: L.patterns };
+    for (const type of Object.keys(D.codes)) {
+      const [long, short, narrow] = L[type];
+      const names = long.split('|');
+      const map = new Map();
+      codes[type].forEach((c, i) => map.set(c, names[i]));
+      t[type] = { map, short, narrow };
+    }
+    byLocale[loc] = t;
+  }
+  dnTables = { alias, byLocale };
+  return dnTables;
+}
+
+// The name of `code` in a table, or undefined.
+function tableName(table, style, code) {
+  if (!table.map.has(code)) return undefined;
+  let name = table.map.get(code);
+  if (style !== 'long' && hasOwn(table.short, code)) name = table.short[code];
+  if (style === 'narrow' && hasOwn(table.narrow, code)) name = table.narrow[code];
+  return name === '' ? undefined : name;
+}
+
+function getOptionsObject(options) {
+  if (options === undefined) return Object.create(null);
+  if ((typeof options !== 'object' && typeof options !== 'function') || options === null) throw new TypeError('invalid_argument');
+  return options;
+}
+
+function toCodeString(code) {
+  if (typeof code === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+  return String(code);
+}
+
+// How V8 shows a receiver in "called on incompatible receiver" errors.
+function receiverText(v) {
+  if (typeof v === 'object' && v !== null) {
+    if (Array.isArray(v)) return '[object Array]';
+    const ctor = v.constructor;
+    return `#<${ctor && typeof ctor.name === 'string' && ctor.name ? ctor.name : 'Object'}>`;
+  }
+  if (typeof v === 'function') return String(v);
+  if (typeof v === 'symbol') return v.toString();
+  if (typeof v === 'string') return v;
+  return String(v);
+}
+
+function checkReceiver(obj, key, method) {
+  if ((typeof obj !== 'object' && typeof obj !== 'function') || obj === null || !hasOwn(obj, key)) {
+    throw new TypeError(`Method ${method} called on incompatible receiver ${receiverText(obj)}`);
+  }
+  return obj[key];
+}
+
+// A language tag as ICU reads it (BCP 47, well-formed), canonicalized:
+// extlang replaces the language, aliases are replaced ("iw" -> "he",
+// "DD" -> "DE", "heploc" -> "alalc97"), variants are sorted; extensions
+// and private use are dropped. Throws a RangeError otherwise.
+function parseDisplayLanguage(code) {
+  const invalid = () => new RangeError('invalid_argument');
+  const out = { language: 'und', script: undefined, region: undefined, variants: [] };
+  if (code === '') return out;
+  const { alias } = displayNameTables();
+  let lower = code.toLowerCase();
+  for (const [tag, replacement] of alias.grandfathered) {
+    if (lower === tag || lower.startsWith(`${tag}-`)) {
+      lower = replacement.toLowerCase() + lower.slice(tag.length);
+      break;
+    }
+  }
+  const parts = lower.split('-');
+  const n = parts.length;
+  let i = 0;
+  const alnum = (p, min, max) => p.length >= min && p.length <= max && /^[a-z0-9]+$/.test(p);
+  if (parts[0] !== 'x') {
+    if (!/^[a-z]{2,8}$/.test(parts[0])) throw invalid();
+    out.language = parts[i++];
+    if (out.language.length <= 3) {
+      const ext = [];
+      while (i < n && ext.length < 3 && /^[a-z]{3}$/.test(parts[i])) ext.push(parts[i++]);
+      if (ext.length) out.language = ext[0];
+    }
+    if (i < n && /^[a-z]{4}$/.test(parts[i])) {
+      out.script = parts[i][0].toUpperCase() + parts[i].slice(1);
+      i++;
+    }
+    if (i < n && /^(?:[a-z]{2}|\d{3})$/.test(parts[i])) out.region = parts[i++].toUpperCase();
+    while (i < n && (alnum(parts[i], 5, 8) || /^\d[a-z0-9]{3}$/.test(parts[i]))) {
+      if (out.variants.includes(parts[i])) throw invalid();
+      out.variants.push(parts[i++]);
+    }
+    const singletons = [];
+    while (i < n && /^[0-9a-wyz]$/.test(parts[i])) {
+      if (singletons.includes(parts[i])) throw invalid();
+      singletons.push(parts[i++]);
+      const start = i;
+      while (i < n && alnum(parts[i], 2, 8)) i++;
+      if (i === start) throw invalid();
+    }
+  }
+  if (i < n && parts[i] === 'x') {
+    const start = ++i;
+    while (i < n && alnum(parts[i], 1, 8)) i++;
+    if (i === start) throw invalid();
+  }
+  if (i !== n) throw invalid();
+  const lang = alias.language.get(out.language);
+  if (lang !== undefined) {
+    const [l, ...rest] = lang.split('-');
+    out.language = l;
+    for (const p of rest) {
+      if (p.length === 4 && out.script === undefined) out.script = p;
+      else if (p.length !== 4 && out.region === undefined) out.region = p;
+    }
+  }
+  if (out.script !== undefined && alias.script.has(out.script)) out.script = alias.script.get(out.script);
+  if (out.region !== undefined && alias.region.has(out.region)) out.region = alias.region.get(out.region);
+  const variants = [];
+  for (const [key, a] of alias.variant) {
+    // Aliases of two variants together ("hepburn-heploc" -> "alalc97").
+    const pair = key.split('-');
+    if (pair.length === 2 && pair.every((v) => out.variants.includes(v))) out.variants = [...out.variants.filter((v) => !pair.includes(v)), a];
+  }
+  for (const v of out.variants) {
+    const a = alias.variant.get(v);
+    if (a === undefined) variants.push(v);
+    else if (/^(?:[A-Z]{2}|\d{3})$/.test(a)) out.region = out.region === undefined ? a : out.region;
+    else if (a !== '') variants.push(a);
+  }
+  out.variants = [...new Set(variants)].sort();
+  return out;
+}
+
+// ICU's LocaleDisplayNames: the language (or, for languageDisplay
+// "dialect", a name CLDR gives the language with its script or its region:
+// "British English"), then the script, region and variants in parentheses.
+function languageDisplayName(s, code) {
+  const t = parseDisplayLanguage(code);
+  const tables = displayNameTables().byLocale[s.dataLocale];
+  const useCode = s.fallback === 'code';
+  let hasScript = t.script !== undefined;
+  let hasRegion = t.region !== undefined;
+  let name;
+  if (s.languageDisplay === 'dialect' && hasScript !== hasRegion) {
+    // (ICU looks up language_script_region when both are there, and then
+    // nothing else, so "zh-Hans-CN" is not "Simplified Chinese (China)".)
+    const entry = tables.dialect[`${t.language}_${hasScript ? t.script : t.region}`];
+    name = typeof entry === 'string' ? entry : entry ? entry[s.style === 'long' ? 0 : 1] || undefined : undefined;
+    if (name !== undefined) {
+      if (hasScript) hasScript = false;
+      else hasRegion = false;
+    }
+  }
+  if (name === undefined) name = t.language === 'und' ? undefined : tableName(tables.language, s.style, t.language);
+  if (name === undefined) {
+    if (!useCode) return undefined;
+    name = t.language === 'und' ? 'root' : t.language;
+  }
+  const qualifiers = [];
+  const add = (value, substitute) => {
+    if (value === undefined && !useCode) return false;
+    qualifiers.push(value === undefined ? substitute : value);
+    return true;
+  };
+  if (hasScript && !add(tableName(tables.script, s.style, t.script), t.script)) return undefined;
+  if (hasRegion && !add(tableName(tables.region, s.style, t.region), t.region)) return undefined;
+  if (t.variants.length) {
+    const v = t.variants.length === 1 ? tableName(tables.variant, s.style, t.variants[0]) : undefined;
+    if (!add(v, t.variants.join('_').toUpperCase())) return undefined;
+  }
+  if (!qualifiers.length) return name;
+  const [pattern, separator] = tables.patterns;
+  let rest = qualifiers[0];
+  for (let k = 1; k < qualifiers.length; k++) rest = separator.replace('{0}', rest).replace('{1}', qualifiers[k]);
+  rest = rest.replace(/\(/g, '[').replace(/\)/g, ']');
+  return pattern.replace('{0}', name).replace('{1}', rest);
+}
+
+const dateTimeFields = ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName'];
+
+function displayName(s, code) {
+  if (s.type === 'language') return languageDisplayName(s, code);
+  const tables = displayNameTables().byLocale[s.dataLocale];
+  let key = code;
+  switch (s.type) {
+    // (V8 lets an empty region or script through.)
+    case 'region': if (!/^(?:[A-Za-z]{2}|\d{3}|)$/.test(code)) throw new RangeError('invalid_argument'); break;
+    case 'script': if (!/^(?:[A-Za-z]{4}|)$/.test(code)) throw new RangeError('invalid_argument'); break;
+    case 'currency':
+      if (!/^[A-Za-z]{3}$/.test(code)) throw new RangeError('invalid_argument');
+      key = code.toUpperCase();
+      break;
+    case 'calendar': if (!/^[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8})*$/.test(code)) throw new RangeError('invalid_argument'); break;
+    default: if (!dateTimeFields.includes(code)) throw new RangeError('invalid_argument');
+  }
+  const name = tableName(tables[s.type], s.style, key);
+  if (name !== undefined) return name;
+  return s.fallback === 'code' ? code : undefined;
+}
+
+function DisplayNames(locales, options) {
+  if (new.target === undefined) throw new TypeError("Constructor Intl.DisplayNames requires 'new'");
+  const { locale, lang } = resolveLocale(locales);
+  const opts = getOptionsObject(options);
+  if (options === undefined) throw new TypeError('invalid_argument');
+  getOption.ctor = 'DisplayNames';
+  getOption(opts, 'localeMatcher', ['lookup', 'best fit'], 'best fit');
+  const style = getOption(opts, 'style', ['narrow', 'short', 'long'], 'long');
+  const type = getOption(opts, 'type', dnTypes, undefined);
+  if (type === undefined) throw new TypeError('invalid_argument');
+  const fallback = getOption(opts, 'fallback', ['code', 'none'], 'code');
+  const languageDisplay = getOption(opts, 'languageDisplay', ['dialect', 'standard'], 'dialect');
+  Object.defineProperty(this, kDN, { value: { locale, dataLocale: lang === 'en' ? 'en-US' : 'de-DE', style, type, fallback, languageDisplay } });
+}
+
+defineMethods(DisplayNames.prototype, {
+  resolvedOptions() {
+    const s = checkReceiver(this, kDN, 'Intl.DisplayNames.prototype.resolvedOptions');
+    const out = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
+    if (s.type === 'language') out.languageDisplay = s.languageDisplay;
+    return out;
+  },
+  of(code) {
+    const s = checkReceiver(this, kDN, 'Intl.DisplayNames.prototype.of');
+    return displayName(s, toCodeString(code));
+  },
+});
+defineMethods(DisplayNames, {
+  supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales, arguments[1]);
+  },
+});
+Object.defineProperty(DisplayNames.prototype, Symbol.toStringTag, { value: 'Intl.DisplayNames', configurable: true });
+
+// Methods as a class has them: writable, configurable, not enumerable.
+function defineMethods(target, methods) {
+  for (const name of Reflect.ownKeys(methods)) {
+    Object.defineProperty(target, name, { value: methods[name], writable: true, configurable: true, enumerable: false });
+  }
+}
+
+// ---------------------------------------------------------------- Segmenter
+
+// UAX #29 segmentation with ICU's character properties (generated from
+// Node's ICU into internal/intl-data.js): extended grapheme clusters
+// (GB9c Indic conjuncts, GB11 emoji ZWJ sequences, GB12/13 flags), words
+// (with ICU's word-like status) and sentences. ICU breaks Chinese,
+// Japanese and South East Asian scripts into words with dictionaries; here
+// a Han or Hiragana character is a word of its own and Katakana, Hangul,
+// Thai... runs stay whole.
+const kSeg = Symbol('Segmenter');
+const segTables = {};
+
+// The class of every code point, from runs stored as a class character and
+// a base-32 length (see test/gen-intl-data.mjs).
+function segTable(granularity) {
+  let t = segTables[granularity];
+  if (t) return t;
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const digit = new Int8Array(128);
+  for (let k = 0; k < 64; k++) digit[alphabet.charCodeAt(k)] = k;
+  const enc = DATA.segmenter[granularity];
+  const starts = [];
+  const classes = [];
+  const bmp = new Uint8Array(0x10000);
+  let cp = 0;
+  for (let i = 0; i < enc.length;) {
+    const cls = digit[enc.charCodeAt(i++)];
+    let n = 0;
+    let d;
+    do {
+      d = digit[enc.charCodeAt(i++)];
+      n = n * 32 + (d & 31);
+    } while (d >= 32);
+    starts.push(cp);
+    classes.push(cls);
+    if (cp < 0x10000) bmp.fill(cls, cp, Math.min(cp + n, 0x10000));
+    cp += n;
+  }
+  const names = {};
+  DATA.segmenter.classes[granularity].split(' ').forEach((name, k) => { names[name] = k; });
+  t = { starts: Int32Array.from(starts), classes: Uint8Array.from(classes), bmp, names };
+  segTables[granularity] = t;
+  return t;
+}
+
+function classOf(t, cp) {
+  if (cp < 0x10000) return t.bmp[cp];
+  let lo = 0;
+  let hi = t.starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t.starts[mid] <= cp) lo = mid;
+    else hi = mid - 1;
+  }
+  return t.classes[lo];
+}
+
+// The code points of `s` (lone surrogates as themselves): their classes
+// and UTF-16 offsets (offsets has one more entry, the length).
+function classify(s, t) {
+  const cls = [];
+  const offsets = [];
+  for (let i = 0; i < s.length;) {
+    let cp = s.charCodeAt(i);
+    offsets.push(i);
+    if (cp >= 0xD800 && cp < 0xDC00 && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xDC00 && lo < 0xE000) {
+        cp = (cp - 0xD800) * 0x400 + (lo - 0xDC00) + 0x10000;
+        i++;
+      }
+    }
+    i++;
+    cls.push(classOf(t, cp));
+  }
+  offsets.push(s.length);
+  return { cls, offsets };
+}
+
+function graphemeBreaks(s) {
+  const t = segTable('grapheme');
+  const { CR, LF, Control, Extend, ZWJ, RI, Prepend, SpacingMark, L, V, T, LV, LVT, ExtPict, Consonant, Linker, ExtendOnly } = t.names;
+  const { cls, offsets } = classify(s, t);
+  const breaks = [0];
+  let ri = 0; // regional indicators just before
+  let emoji = 0; // 1: after ExtPict Extend*, 2: after ExtPict Extend* ZWJ
+  let conjunct = 0; // 1: after Consonant [Extend ZWJ Linker]*, 2: with a Linker among them
+  for (let i = 0; i < cls.length; i++) {
+    const c = cls[i];
+    if (i > 0) {
+      const p = cls[i - 1];
+      let brk;
+      if (p === CR && c === LF) brk = false;
+      else if (p === CR || p === LF || p === Control || c === CR || c === LF || c === Control) brk = true;
+      else if (p === L && (c === L || c === V || c === LV || c === LVT)) brk = false;
+      else if ((p === LV || p === V) && (c === V || c === T)) brk = false;
+      else if ((p === LVT || p === T) && c === T) brk = false;
+      else if (c === Extend || c === ZWJ || c === Linker || c === ExtendOnly || c === SpacingMark || p === Prepend) brk = false;
+      else if (c === Consonant && conjunct === 2) brk = false;
+      else if (c === ExtPict && emoji === 2) brk = false;
+      else brk = !(p === RI && c === RI && ri % 2 === 1);
+      if (brk) breaks.push(offsets[i]);
+    }
+    ri = c === RI ? ri + 1 : 0;
+    if (c === ExtPict) emoji = 1;
+    else if (emoji === 1 && (c === Extend || c === Linker || c === ExtendOnly)) emoji = 1;
+    else emoji = emoji === 1 && c === ZWJ ? 2 : 0;
+    if (c === Consonant) conjunct = 1;
+    else if (conjunct && c === Linker) conjunct = 2;
+    else if (!conjunct || (c !== Extend && c !== ZWJ)) conjunct = 0;
+  }
+  if (s.length) breaks.push(s.length);
+  return { breaks };
+}
+
+function wordBreaks(s) {
+  const t = segTable('word');
+  const W = t.names;
+  const { cls, offsets } = classify(s, t);
+  const n = cls.length;
+  const newline = (c) => c === W.CR || c === W.LF || c === W.Newline;
+  const ignorable = (c) => c === W.Extend || c === W.ZWJ;
+  const letter = (c) => c === W.ALetter || c === W.Hebrew || c === W.ALetterExtPict;
+  const midLetter = (c) => c === W.MidLetter || c === W.MidNumLet || c === W.SQ;
+  const midNum = (c) => c === W.MidNum || c === W.MidNumLet || c === W.SQ;
+  const kanaKanji = (c) => c === W.Katakana || c === W.Hiragana || c === W.Ideographic || c === W.Han;
+  // WB4: Extend, Format and ZWJ belong to the character before them.
+  const base = new Int32Array(n);
+  for (let i = 0; i < n; i++) base[i] = i > 0 && ignorable(cls[i]) && !newline(cls[i - 1]) ? base[i - 1] : i;
+  const prevBase = (i) => (i > 0 ? base[i - 1] : -1);
+  const nextBase = (i) => {
+    let j = i + 1;
+    while (j < n && base[j] !== j) j++;
+    return j;
+  };
+  const at = (i) => (i >= 0 && i < n ? cls[i] : -1);
+  const breaks = [0];
+  for (let i = 1; i < n; i++) {
+    const a = cls[i - 1];
+    const b = cls[i];
+    let brk;
+    if (a === W.CR && b === W.LF) brk = false;
+    else if (newline(a) || newline(b)) brk = true;
+    else if (a === W.ZWJ && (b === W.ExtPict || b === W.ALetterExtPict)) brk = false;
+    else if (a === W.WSegSpace && b === W.WSegSpace) brk = false;
+    else if (ignorable(b)) brk = false;
+    else {
+      const ai = base[i - 1];
+      const A = cls[ai];
+      const A2 = at(prevBase(ai));
+      const B = b;
+      const B2 = at(nextBase(i));
+      if (letter(A) && letter(B)) brk = false;
+      else if (letter(A) && midLetter(B) && letter(B2)) brk = false;
+      else if (letter(A2) && midLetter(A) && letter(B)) brk = false;
+      else if (A === W.Hebrew && B === W.SQ) brk = false;
+      else if (A === W.Hebrew && B === W.DQ && B2 === W.Hebrew) brk = false;
+      else if (A2 === W.Hebrew && A === W.DQ && B === W.Hebrew) brk = false;
+      else if ((A === W.Numeric || letter(A)) && B === W.Numeric) brk = false;
+      else if (A === W.Numeric && letter(B)) brk = false;
+      else if (A2 === W.Numeric && midNum(A) && B === W.Numeric) brk = false;
+      else if (A === W.Numeric && midNum(B) && B2 === W.Numeric) brk = false;
+      else if (A === W.Katakana && B === W.Katakana) brk = false;
+      else if ((letter(A) || A === W.Numeric || A === W.Katakana || A === W.ENL) && B === W.ENL) brk = false;
+      else if (A === W.ENL && (letter(B) || B === W.Numeric || B === W.Katakana)) brk = false;
+      else if (A === W.Hangul && B === W.Hangul) brk = false;
+      else if (A === W.RI && B === W.RI) {
+        let count = 0;
+        for (let k = ai; k >= 0 && cls[k] === W.RI; k = prevBase(k)) count++;
+        brk = count % 2 === 0;
+      } else brk = true;
+    }
+    if (brk) breaks.push(offsets[i]);
+  }
+  if (n) breaks.push(s.length);
+  // ICU's rule status, from the segment's last character: a letter,
+  // number, kana or ideograph makes a word; a connector ("a_", "__") or a
+  // Hebrew letter's quote ends one, and a Hangul syllable is one, unless
+  // Extend or Format characters follow them.
+  const wordLike = [];
+  for (let k = 0, i = 0; k + 1 < breaks.length; k++) {
+    let last = -1;
+    let bases = 0;
+    let end = i;
+    for (; end < n && offsets[end] < breaks[k + 1]; end++) {
+      if (base[end] === end) {
+        last = end;
+        bases++;
+      }
+    }
+    const c = cls[last];
+    const trailing = last !== end - 1;
+    let like = false;
+    if (c === W.Numeric || letter(c) || c === W.Katakana || c === W.Hiragana || c === W.Ideographic) like = true;
+    else if (c === W.ENL || c === W.SQ) like = !trailing && bases > 1;
+    else if (c === W.Hangul) like = !trailing;
+    else if (c === W.Han) like = kanaKanji(at(prevBase(last))) || kanaKanji(at(nextBase(last)));
+    wordLike.push(like);
+    i = end;
+  }
+  return { breaks, wordLike };
+}
+
+function sentenceBreaks(s) {
+  const t = segTable('sentence');
+  const S = t.names;
+  const { cls, offsets } = classify(s, t);
+  const n = cls.length;
+  const paraSep = (c) => c === S.Sep || c === S.CR || c === S.LF;
+  const term = (c) => c === S.ATerm || c === S.STerm;
+  // SB5: Extend and Format belong to the character before them.
+  const base = new Int32Array(n);
+  for (let i = 0; i < n; i++) base[i] = i > 0 && cls[i] === S.Extend && !paraSep(cls[i - 1]) ? base[i - 1] : i;
+  const prevBase = (i) => (i > 0 ? base[i - 1] : -1);
+  const breaks = [0];
+  for (let i = 1; i < n; i++) {
+    const a = cls[i - 1];
+    const b = cls[i];
+    let brk = false;
+    if (a === S.CR && b === S.LF) brk = false;
+    else if (paraSep(a)) brk = true;
+    else if (b === S.Extend) brk = false;
+    else {
+      const ai = base[i - 1];
+      const A = cls[ai];
+      const A2i = prevBase(ai);
+      const A2 = A2i >= 0 ? cls[A2i] : -1;
+      if (A === S.ATerm && b === S.Numeric) brk = false;
+      else if ((A2 === S.Upper || A2 === S.Lower) && A === S.ATerm && b === S.Upper) brk = false;
+      else {
+        // SATerm Close* Sp* before the position?
+        let k = ai;
+        let spaces = false;
+        while (k >= 0 && cls[k] === S.Sp) { spaces = true; k = prevBase(k); }
+        while (k >= 0 && cls[k] === S.Close) k = prevBase(k);
+        if (k >= 0 && term(cls[k])) {
+          let lowerFollows = false;
+          if (cls[k] === S.ATerm) {
+            // SB8: ATerm Close* Sp* × (not a letter, separator or terminator)* Lower
+            for (let j = i; j < n; j++) {
+              if (base[j] !== j) continue;
+              const c = cls[j];
+              if (c === S.OLetter || c === S.Upper || c === S.Lower || paraSep(c) || term(c)) {
+                lowerFollows = c === S.Lower;
+                break;
+              }
+            }
+          }
+          if (lowerFollows) brk = false;
+          else if (b === S.SContinue || term(b)) brk = false;
+          else if (!spaces && (b === S.Close || b === S.Sp || paraSep(b))) brk = false;
+          else brk = !(b === S.Sp || paraSep(b));
+        }
+      }
+    }
+    if (brk) breaks.push(offsets[i]);
+  }
+  if (n) breaks.push(s.length);
+  return { breaks };
+}
+
+const segmentFns = { grapheme: graphemeBreaks, word: wordBreaks, sentence: sentenceBreaks };
+
+function Segmenter() {
+  if (new.target === undefined) throw new TypeError("Constructor Intl.Segmenter requires 'new'");
+  const { locale } = resolveLocale(arguments[0]);
+  const opts = getOptionsObject(arguments[1]);
+  getOption.ctor = 'Segmenter';
+  getOption(opts, 'localeMatcher', ['lookup', 'best fit'], 'best fit');
+  const granularity = getOption(opts, 'granularity', ['grapheme', 'word', 'sentence'], 'grapheme');
+  Object.defineProperty(this, kSeg, { value: { locale, granularity } });
+}
+
+defineMethods(Segmenter.prototype, {
+  resolvedOptions() {
+    const s = checkReceiver(this, kSeg, 'Intl.Segmenter.prototype.resolvedOptions');
+    return { locale: s.locale, granularity: s.granularity };
+  },
+  segment(string) {
+    const s = checkReceiver(this, kSeg, 'Intl.Segmenter.prototype.segment');
+    const segments = Object.create(SegmentsPrototype);
+    segmentsState.set(segments, { granularity: s.granularity, input: toCodeString(string), result: null });
+    return segments;
+  },
+});
+defineMethods(Segmenter, {
+  supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales, arguments[1]);
+  },
+});
+Object.defineProperty(Segmenter.prototype, Symbol.toStringTag, { value: 'Intl.Segmenter', configurable: true });
+
+const segmentsState = new WeakMap();
+const segmentIteratorState = new WeakMap();
+
+function segmentsOf(state) {
+  if (!state.result) state.result = segmentFns[state.granularity](state.input);
+  return state.result;
+}
+
+function segmentData(state, k) {
+  const { breaks, wordLike } = segmentsOf(state);
+  const out = { segment: state.input.slice(breaks[k], breaks[k + 1]), index: breaks[k], input: state.input };
+  if (wordLike) out.isWordLike = wordLike[k];
+  return out;
+}
+
+const SegmentsPrototype = {};
+defineMethods(SegmentsPrototype, {
+  containing(index) {
+    const state = segmentsState.get(this);
+    if (!state) throw new TypeError(`Method %Segments.prototype%.containing called on incompatible receiver ${receiverText(this)}`);
+    let n = Number(index);
+    n = Number.isNaN(n) ? 0 : Math.trunc(n);
+    if (n < 0 || n >= state.input.length) return undefined;
+    const { breaks } = segmentsOf(state);
+    let lo = 0;
+    let hi = breaks.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (breaks[mid] <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    return segmentData(state, lo);
+  },
+  [Symbol.iterator]() {
+    const state = segmentsState.get(this);
+    if (!state) throw new TypeError(`Method %Segments.prototype%[@@iterator] called on incompatible receiver ${receiverText(this)}`);
+    const it = Object.create(SegmentIteratorPrototype);
+    segmentIteratorState.set(it, { state, k: 0 });
+    return it;
+  },
+});
+
+const SegmentIteratorPrototype = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+defineMethods(SegmentIteratorPrototype, {
+  next() {
+    const it = segmentIteratorState.get(this);
+    if (!it) throw new TypeError(`Method %SegmentIterator.prototype%.next called on incompatible receiver ${receiverText(this)}`);
+    const { breaks } = segmentsOf(it.state);
+    if (it.k + 1 >= breaks.length) return { value: undefined, done: true };
+    return { value: segmentData(it.state, it.k++), done: false };
+  },
+});
+Object.defineProperty(SegmentIteratorPrototype, Symbol.toStringTag, { value: 'Segmenter String Iterator', configurable: true });
+
 // ---------------------------------------------------------------- Intl
 
 const Intl = {};
@@ -1261,11 +1934,13 @@ Object.defineProperties(Intl, {
   ListFormat: { value: ListFormat, writable: true, configurable: true },
   Collator: { value: Collator, writable: true, configurable: true },
   Locale: { value: Locale, writable: true, configurable: true },
+  DisplayNames: { value: DisplayNames, writable: true, configurable: true },
+  Segmenter: { value: Segmenter, writable: true, configurable: true },
   getCanonicalLocales: { value: (locales) => getCanonicalLocales(locales), writable: true, configurable: true },
   supportedValuesOf: {
     value: (key) => ({
       calendar: ['gregory'], collation: ['default'], currency: Object.keys(DATA['en-US'].currencies).sort(),
-      numberingSystem: ['latn'], timeZone: ['UTC', ...cetZones.filter((z) => z.includes('/'))].sort(), unit: [],
+      numberingSystem: ['latn'], timeZone: ['UTC', ...cetZones.filter((z) => z.includes('/'))].sort(), unit: Object.keys(DATA['en-US'].units.simple),
     })[key] || (() => { throw new RangeError(`Invalid key : ${key}`); })(),
     writable: true,
     configurable: true,
