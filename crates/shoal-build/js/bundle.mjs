@@ -31,7 +31,9 @@ function writeEntry(installGlobals) {
 const INJECTED_GLOBALS = [
   "AbortController", "AbortSignal", "Blob", "Buffer", "CustomEvent", "DOMException", "Event", "EventTarget",
   "File", "FormData", "Headers", "Intl", "Request", "Response", "URL", "URLSearchParams", "atob", "btoa",
-  "crypto", "fetch", "structuredClone",
+  "crypto", "fetch", "structuredClone", "ReadableStream", "WritableStream", "TransformStream",
+  "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream", "MessageChannel",
+  "MessagePort", "BroadcastChannel",
 ];
 const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\[\\s*["'])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
 

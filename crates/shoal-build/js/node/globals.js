@@ -17,6 +17,15 @@ export { FormData } from './internal/form-data.js';
 export { fetch, Headers, Request, Response } from './internal/fetch.js';
 export { TextEncoder, TextDecoder } from './internal/text-coding.js';
 export { Intl } from './intl.js';
+export {
+  ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
+  ReadableByteStreamController, ReadableStreamDefaultController, TransformStream, TransformStreamDefaultController,
+  WritableStream, WritableStreamDefaultWriter, WritableStreamDefaultController, ByteLengthQueuingStrategy,
+  CountQueuingStrategy,
+} from './internal/web-streams.js';
+export { TextEncoderStream, TextDecoderStream } from './internal/text-streams.js';
+export { CompressionStream, DecompressionStream } from './internal/compression-streams.js';
+export { MessageChannel, MessagePort, MessageEvent, BroadcastChannel } from './internal/messaging.js';
 
 // Node 20's global `crypto` is the Web Crypto object (randomUUID,
 // getRandomValues, subtle).

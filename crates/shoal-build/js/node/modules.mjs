@@ -31,6 +31,7 @@ const FILES = {
   querystring: "querystring.js",
   stream: "stream.js",
   "stream/promises": "stream-promises.js",
+  "stream/web": "internal/stream-web.js",
   string_decoder: "string_decoder.js",
   timers: "timers.js",
   tls: "tls.js",
