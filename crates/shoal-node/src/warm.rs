@@ -225,11 +225,6 @@ impl WarmPool {
         }
     }
 
-    /// Sandboxes alive now, idle or serving.
-    pub fn live(&self) -> usize {
-        self.inner.live.load(Ordering::Relaxed)
-    }
-
     /// The most recently used idle sandbox, if any.
     pub fn take(&self) -> Option<Lease> {
         let idle = self.inner.idle.lock().ok()?.pop()?;
