@@ -58,6 +58,7 @@ fn inputs(source: &str, deps: Option<&str>) -> BuildInputs {
         source: source.into(),
         dependencies: deps.map(str::to_string),
         runtime: "nodejs22".into(),
+        files: Default::default(),
     }
 }
 
@@ -174,4 +175,38 @@ async fn code_that_needs_its_env_while_loading_builds_with_a_warning_not_an_erro
         .await
         .expect("builds");
     assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
+}
+
+#[tokio::test]
+async fn a_folder_builds_with_its_local_modules_and_data_but_nothing_outside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "handler.js",
+        r#"const { total } = require('./lib/sum');
+const fs = require('fs');
+module.exports = { main: () => ({
+  total: total(require('./data/items.json')),
+  note: fs.readFileSync(__dirname + '/data/note.txt', 'utf8'),
+  escaped: fs.existsSync(__dirname + '/secret-link'),
+}) };"#,
+    );
+    write("lib/sum.js", "exports.total = (xs) => xs.reduce((a, b) => a + b, 0);");
+    write("data/items.json", "[1, 2, 39]");
+    write("data/note.txt", "kept with the code");
+    write("node_modules/left-out/index.js", "module.exports = 1;");
+    write(".git/HEAD", "ref: refs/heads/main");
+    std::os::unix::fs::symlink("/etc/hostname", dir.path().join("secret-link")).unwrap();
+
+    let source = shoal_build::load_function(dir.path()).unwrap();
+    let names: Vec<&str> = source.inputs.files.keys().map(String::as_str).collect();
+    assert_eq!(names, ["data/items.json", "data/note.txt", "lib/sum.js"]);
+    let built = builder().build(&source.inputs, Linking::Dynamic).await.unwrap();
+    let module = runtime().load(&built.wasm).unwrap();
+    let r = invoke(&module, Req::get("/")).await;
+    assert_eq!(r.text(), r#"{"total":42,"note":"kept with the code","escaped":false}"#);
 }

@@ -52,6 +52,7 @@ impl TestNode {
             source: source.into(),
             dependencies: None,
             runtime: "nodejs22".into(),
+            files: Default::default(),
         };
         let built = builder().build(&inputs, shoal_build::Linking::Dynamic).await.unwrap();
         self.table.upsert(
@@ -727,6 +728,7 @@ async fn idle_functions_are_evicted_beyond_the_budget_and_reload_on_demand() {
         source: "module.exports = { main: () => 'hi' };".into(),
         dependencies: None,
         runtime: "nodejs22".into(),
+        files: Default::default(),
     };
     let wasm = Arc::new(
         builder()
@@ -780,6 +782,7 @@ async fn functions_from_oci_artifacts_are_pulled_once_and_cached_by_digest() {
         source: "module.exports = { main: () => 'from the registry' };".into(),
         dependencies: None,
         runtime: "nodejs22".into(),
+        files: Default::default(),
     };
     let wasm = builder()
         .build(&inputs, shoal_build::Linking::Dynamic)

@@ -57,6 +57,7 @@ pub async fn build(source: &str, dependencies: Option<&str>) -> FunctionModule {
         source: source.into(),
         dependencies: dependencies.map(str::to_string),
         runtime: "nodejs22".into(),
+        files: Default::default(),
     };
     let built = builder()
         .build(&inputs, Linking::Dynamic)

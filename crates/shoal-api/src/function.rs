@@ -290,6 +290,10 @@ pub struct BuildInputs {
     pub dependencies: Option<String>,
     /// The runtime (after defaulting).
     pub runtime: String,
+    /// The Function's other files, by path relative to handler.js (local
+    /// modules, data): what a folder or a Git source brings besides
+    /// handler.js and package.json. Empty for inline sources.
+    pub files: BTreeMap<String, Vec<u8>>,
 }
 
 impl BuildInputs {
@@ -315,6 +319,14 @@ impl BuildInputs {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part);
         }
+        // Appended only when present, so a single-file Function's hash (and
+        // so its artifact tag) is what it always was.
+        for (path, content) in &self.files {
+            for part in [path.as_bytes(), content.as_slice()] {
+                h.update((part.len() as u64).to_le_bytes());
+                h.update(part);
+            }
+        }
         hex::encode(h.finalize())
     }
 }
@@ -336,6 +348,7 @@ impl Function {
             source: inline.source.clone(),
             dependencies: inline.dependencies.clone().filter(|d| !d.trim().is_empty()),
             runtime: self.runtime().to_string(),
+            files: Default::default(),
         })
     }
 

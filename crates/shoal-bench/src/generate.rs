@@ -42,6 +42,7 @@ pub async fn functions(dir: &Path, count: usize, linking: Linking) -> anyhow::Re
         source: format!("module.exports = {{ main: () => 'hello from {MARKER}' }};"),
         dependencies: None,
         runtime: "nodejs22".into(),
+        files: Default::default(),
     };
     let built = builder.build(&inputs, linking).await?;
     let wasm = built.wasm;
@@ -89,6 +90,7 @@ pub async fn handlers(dir: &Path, hello_dir: &Path) -> anyhow::Result<()> {
             source: std::fs::read_to_string(sources.join(format!("{handler}.js")))?,
             dependencies: None,
             runtime: "nodejs22".into(),
+            files: Default::default(),
         };
         let built = builder.build(&inputs, Linking::Dynamic).await?;
         std::fs::write(dir.join(format!("{}.wasm", name(i))), &built.wasm)?;
@@ -167,6 +169,7 @@ mod tests {
             source: format!("module.exports = {{ main: () => 'hello from {MARKER}' }};"),
             dependencies: None,
             runtime: "nodejs22".into(),
+            files: Default::default(),
         };
         let wasm = Builder::new(JsTools::locate(), runtime)
             .build(&inputs, Linking::Dynamic)

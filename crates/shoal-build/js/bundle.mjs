@@ -7,7 +7,7 @@
 // printed one per line as "file:line:column: message" and exit non-zero.
 import { build } from "esbuild";
 import { bareName, isBuiltin, moduleFile, nodeDir } from "./node/modules.mjs";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -37,21 +37,47 @@ const INJECTED_GLOBALS = [
 ];
 const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\[\\s*["'])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
 
+// `typeof require` not followed by a member access or call.
+const TYPEOF_REQUIRE = /\btypeof\s+require\b(?!\s*[.[(])/g;
+
 /**
- * Globals the bundled code reaches as members (`globalThis.crypto`,
- * `global.Buffer`): those must really be on globalThis, so a small module
- * puts them there before anything else runs.
+ * What the first build shows needs a second one:
+ * - `members`: globals the bundled code reaches as members
+ *   (`globalThis.crypto`, `global.Buffer`). Those must really be on
+ *   globalThis, so a small module puts them there before anything else runs.
+ * - `esmTestingRequire`: ES modules that test `typeof require`. In Node an
+ *   ES module has no `require` (packages pick their ESM or CommonJS code by
+ *   this test); esbuild turns it into its require shim, which exists.
  */
-function globalsReachedAsMembers(metafile) {
+function scanInputs(metafile) {
   const names = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
+  const esmTestingRequire = [];
+  for (const [input, info] of Object.entries(metafile.inputs)) {
     // Modules made in memory (the Function's files) are not the Function's code.
     if (input.startsWith("shoal:")) continue;
     const file = path.resolve(dir, input);
     if (file.startsWith(nodeDir) || file === prelude) continue;
-    for (const m of readFileSync(file, "utf8").matchAll(GLOBAL_MEMBER)) names.add(m[1]);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(GLOBAL_MEMBER)) names.add(m[1]);
+    if (info.format === "esm" && TYPEOF_REQUIRE.test(text)) esmTestingRequire.push(file);
+    TYPEOF_REQUIRE.lastIndex = 0;
   }
-  return [...names].sort();
+  return { members: [...names].sort(), esmTestingRequire };
+}
+
+/** Loads `files` (ES modules) with `typeof require` as Node gives it there. */
+function esmWithoutRequire(files) {
+  const escape = (f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return {
+    name: "shoal-esm-without-require",
+    setup(b) {
+      b.onLoad({ filter: new RegExp(`^(?:${files.map(escape).join("|")})$`) }, (args) => ({
+        contents: readFileSync(args.path, "utf8").replace(TYPEOF_REQUIRE, "typeof void 0"),
+        loader: /\.[cm]?tsx?$/.test(args.path) ? "ts" : "js",
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
 }
 
 // Node's built-in modules Shoal implements map to js/node (node/modules.mjs);
@@ -79,20 +105,48 @@ const nodeBuiltins = {
   },
 };
 
-// The Function's own files as Kyma's pod has them in /usr/src/app/function:
-// node/fs.js reads its package.json from this module (bundled only with fs).
+// The Function's own files as Kyma's pod has them in /usr/src/app/function
+// (handler.js, package.json, and for a folder or Git source its other
+// files): node/fs.js reads them from this module, bundled only with fs.
+// Text files only, up to FUNCTION_FILES_LIMIT bytes in all; the
+// dependencies (node_modules) and what the build writes are left out.
+const FUNCTION_FILES_LIMIT = 4 << 20;
 const functionFiles = {
   name: "shoal-function-files",
   setup(b) {
     b.onResolve({ filter: /^shoal:function-files$/ }, () => ({ path: "function-files", namespace: "shoal" }));
     b.onLoad({ filter: /.*/, namespace: "shoal" }, () => {
       const files = {};
-      try {
-        files["/usr/src/app/function/package.json"] = readFileSync(path.join(dir, "package.json"), "utf8");
-      } catch {
-        // An inline Function without dependencies has no package.json.
-      }
-      return { contents: `module.exports = ${JSON.stringify(files)};`, loader: "js" };
+      const utf8 = new TextDecoder("utf-8", { fatal: true });
+      let total = 0;
+      const skipped = [];
+      const walk = (rel) => {
+        for (const ent of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+          const name = rel ? `${rel}/${ent.name}` : ent.name;
+          if (!rel && (ent.name === "node_modules" || ent.name === "package-lock.json" || ent.name.startsWith("__shoal_"))) continue;
+          if (ent.name.startsWith(".") || path.join(dir, name) === path.resolve(out)) continue;
+          if (ent.isDirectory()) walk(name);
+          if (!ent.isFile()) continue;
+          const bytes = readFileSync(path.join(dir, name));
+          let text;
+          try {
+            text = utf8.decode(bytes);
+          } catch {
+            continue;
+          }
+          if (total + bytes.length > FUNCTION_FILES_LIMIT) {
+            skipped.push(name);
+            continue;
+          }
+          total += bytes.length;
+          files[`/usr/src/app/function/${name}`] = text;
+        }
+      };
+      walk("");
+      const warnings = skipped.length
+        ? [{ text: `fs cannot read ${skipped.join(", ")}: the Function's files readable with fs are limited to ${FUNCTION_FILES_LIMIT} bytes` }]
+        : [];
+      return { contents: `module.exports = ${JSON.stringify(files)};`, loader: "js", warnings };
     });
   },
 };
@@ -132,7 +186,7 @@ const options = {
 try {
   writeEntry(false);
   let result = await build(options);
-  const members = globalsReachedAsMembers(result.metafile);
+  const { members, esmTestingRequire } = scanInputs(result.metafile);
   if (members.length > 0) {
     writeFileSync(
       globalsInstaller,
@@ -140,8 +194,9 @@ try {
         `Object.assign(globalThis, { ${members.join(", ")} });\n`,
     );
     writeEntry(true);
-    result = await build(options);
   }
+  if (esmTestingRequire.length > 0) options.plugins = [...options.plugins, esmWithoutRequire(esmTestingRequire)];
+  if (members.length > 0 || esmTestingRequire.length > 0) result = await build(options);
   for (const w of result.warnings) console.error(`warning: ${format(w)}`);
 } catch (err) {
   const errors = err.errors && err.errors.length ? err.errors : [{ text: String(err.message || err) }];

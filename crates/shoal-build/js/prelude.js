@@ -58,7 +58,7 @@ globalThis.process = globalThis.process || {
   platform: "linux",
   version: `v${NODE_VERSIONS[head.function && head.function.runtime] || NODE_VERSIONS.nodejs24}`,
   versions: { node: NODE_VERSIONS[head.function && head.function.runtime] || NODE_VERSIONS.nodejs24, shoal: "1" },
-  nextTick: (fn, ...args) => queueMicrotaskShim(() => fn(...args)),
+  nextTick,
   hrtime: Object.assign(
     (prev) => {
       const ns = Math.round((typeof performance !== "undefined" ? performance.now() : Date.now()) * 1e6);
@@ -80,6 +80,63 @@ globalThis.process = globalThis.process || {
 // paths by it (axios chooses its http adapter over fetch this way).
 if (!Object.prototype.hasOwnProperty.call(globalThis.process, Symbol.toStringTag)) {
   Object.defineProperty(globalThis.process, Symbol.toStringTag, { value: "process", writable: true, enumerable: false, configurable: false });
+}
+
+// JSON. The engine's fast JSON (one argument) works on UTF-8, so a lone
+// surrogate in a string came out as U+FFFD, and its parse errors name its
+// internals. QuickJS's own JSON, reached with a second argument, is the
+// standard one: parse always uses it (as fast, measured); stringify keeps
+// the fast path and redoes the rare output holding U+FFFD.
+{
+  const fastStringify = JSON.stringify;
+  const standardParse = JSON.parse;
+  Object.defineProperty(JSON, "parse", {
+    value: function parse(text, reviver) {
+      return standardParse(text, reviver);
+    },
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(JSON, "stringify", {
+    value: function stringify(value, replacer, space) {
+      if (arguments.length > 1) return fastStringify(value, replacer, space);
+      const text = fastStringify(value);
+      return typeof text === "string" && text.includes("\uFFFD") ? fastStringify(value, null) : text;
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+// Turkish and Azeri case mapping (dotted and dotless i), which the engine's
+// locale-independent mapping lacks.
+{
+  const upper = String.prototype.toLocaleUpperCase;
+  const lower = String.prototype.toLocaleLowerCase;
+  const turkic = (locales) => {
+    const tag = Array.isArray(locales) ? locales[0] : locales;
+    return typeof tag === "string" && /^(tr|az)(-|_|$)/i.test(tag);
+  };
+  const own = (self, method) => {
+    if (self === null || self === undefined) throw new TypeError(`String.prototype.${method} called on null or undefined`);
+    return String(self);
+  };
+  Object.defineProperty(String.prototype, "toLocaleUpperCase", {
+    value: function toLocaleUpperCase(locales) {
+      const s = own(this, "toLocaleUpperCase");
+      return turkic(locales) ? upper.call(s.replace(/i/g, "\u0130")) : upper.call(s);
+    },
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(String.prototype, "toLocaleLowerCase", {
+    value: function toLocaleLowerCase(locales) {
+      const s = own(this, "toLocaleLowerCase");
+      return turkic(locales) ? lower.call(s.replace(/\u0130/g, "i").replace(/I\u0307/g, "i").replace(/I/g, "\u0131")) : lower.call(s);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 // console: the engine has log and error; Node's other methods write to the
@@ -211,6 +268,31 @@ function queueMicrotaskShim(fn) {
 }
 if (typeof globalThis.queueMicrotask !== "function") globalThis.queueMicrotask = queueMicrotaskShim;
 
+// process.nextTick has its own queue, as in Node: ticks queued by a
+// callback (a timer, an immediate, a host call's completion, main's
+// synchronous part) run before the promise callbacks it queued; ticks
+// queued by a promise callback run once the microtask queue is empty. The
+// event loop (pump) drains the queue at those two points; outside it (a
+// module's top level during the build probe, a synchronous handler) a
+// microtask drains it, which is the order Node gives there too.
+const ticks = [];
+let pumping = 0;
+let tickDrainQueued = false;
+function nextTick(fn, ...args) {
+  if (typeof fn !== "function") throw new TypeError(`The "callback" argument must be of type function. Received ${fn === null ? "null" : typeof fn}`);
+  ticks.push({ fn, args });
+  if (pumping === 0 && !tickDrainQueued) {
+    tickDrainQueued = true;
+    queueMicrotaskShim(runTicks);
+  }
+}
+function runTicks() {
+  tickDrainQueued = false;
+  // Ticks queued by these ticks run in this same pass.
+  for (let i = 0; i < ticks.length; i++) runCallback("a process.nextTick callback", ticks[i].fn, ticks[i].args);
+  ticks.length = 0;
+}
+
 // The event loop. The engine has no host timer and no sockets: timers live
 // here, outbound calls are run by the node (__shoal_host), and when neither
 // microtasks nor due work remain the loop waits in the host
@@ -280,10 +362,34 @@ function runCallback(what, fn, args) {
 
 /** Runs the loop until `isDone()` or nothing is left that could make progress. */
 async function pump(isDone) {
+  pumping++;
+  try {
+    await loop(isDone);
+  } finally {
+    pumping--;
+    if (ticks.length > 0 && pumping === 0 && !tickDrainQueued) {
+      tickDrainQueued = true;
+      queueMicrotaskShim(runTicks);
+    }
+  }
+}
+
+async function loop(isDone) {
   for (;;) {
-    while (__shoal_jobsPending()) {
-      await null;
-      if (isDone()) return;
+    // Here a callback has just run (or the loop just started after one):
+    // its ticks come before its promise callbacks.
+    if (ticks.length > 0) runTicks();
+    for (;;) {
+      if (__shoal_jobsPending()) {
+        // Resumes after every job queued so far; those jobs may queue more.
+        await null;
+        if (isDone()) return;
+      } else if (ticks.length > 0) {
+        // The microtask queue is empty: ticks queued by promise callbacks.
+        runTicks();
+      } else {
+        break;
+      }
     }
     if (isDone()) return;
     if (immediates.length > 0) {

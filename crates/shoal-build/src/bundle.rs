@@ -73,6 +73,20 @@ impl JsTools {
     ) -> Result<String, BuildError> {
         self.check()?;
         tokio::fs::write(work.join("handler.js"), &inputs.source).await?;
+        for (relative, content) in &inputs.files {
+            let path = Path::new(relative);
+            let inside = path.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside {
+                return Err(BuildError::Invalid(format!(
+                    "the Function's file {relative:?} is not a path inside its folder"
+                )));
+            }
+            let target = work.join(path);
+            if let Some(parent) = target.parent() {
+                tokio::fs::create_dir_all(parent).await?;
+            }
+            tokio::fs::write(target, content).await?;
+        }
         if let Some(deps) = &inputs.dependencies {
             tokio::fs::write(work.join("package.json"), deps).await?;
             if has_dependencies(deps) {
@@ -83,7 +97,7 @@ impl JsTools {
         }
 
         let t = Instant::now();
-        let out = work.join("bundle.js");
+        let out = work.join("__shoal_bundle.js");
         let output = run(
             Command::new(&self.node)
                 .arg(self.dir.join("bundle.mjs"))

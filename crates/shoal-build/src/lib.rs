@@ -25,7 +25,7 @@ pub use bundle::JsTools;
 pub use codegen::init_engine;
 pub use shoal_api::BuildInputs;
 use shoal_runtime::{InvokeLimits, Runtime};
-pub use source::{FunctionSource, load_function, static_env};
+pub use source::{FunctionSource, MAX_OTHER_FILES, MAX_OTHER_FILES_BYTES, load_function, other_files, static_env};
 
 /// How the generated module gets the JavaScript engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -48,6 +48,7 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
                 source: read(&handler)?,
                 dependencies,
                 runtime: DEFAULT_RUNTIME.into(),
+                files: other_files(path)?,
             },
             function: None,
             origin: path.to_path_buf(),
@@ -61,6 +62,7 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
                 source: read(path)?,
                 dependencies: None,
                 runtime: DEFAULT_RUNTIME.into(),
+                files: Default::default(),
             },
             function: None,
             origin: path.to_path_buf(),
@@ -93,6 +95,69 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
             path.display()
         ))),
     }
+}
+
+/// Most bytes of other files a Function folder may bring.
+pub const MAX_OTHER_FILES_BYTES: u64 = 32 << 20;
+/// Most other files a Function folder may bring.
+pub const MAX_OTHER_FILES: usize = 5_000;
+
+/// The files of a Function folder besides `handler.js` and `package.json`
+/// (local modules, data), keyed by their path relative to the folder:
+/// `require('./lib/x')` and `fs.readFileSync(__dirname + '/data.json')`
+/// find them as in Kyma's pod. Installed dependencies (`node_modules`),
+/// `package-lock.json` (the build resolves package.json itself) and hidden
+/// entries (`.git`) are left out, and so are symbolic links: a build reads
+/// nothing outside the folder.
+///
+/// # Errors
+/// When the folder cannot be read, or holds more than
+/// [`MAX_OTHER_FILES`] files or [`MAX_OTHER_FILES_BYTES`] bytes.
+pub fn other_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, BuildError> {
+    let mut files = BTreeMap::new();
+    let mut total = 0u64;
+    let mut pending = vec![PathBuf::new()];
+    let unreadable = |p: &Path, e: std::io::Error| BuildError::Invalid(format!("cannot read {}: {e}", p.display()));
+    while let Some(rel) = pending.pop() {
+        let here = dir.join(&rel);
+        let entries = std::fs::read_dir(&here).map_err(|e| unreadable(&here, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| unreadable(&here, e))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let top = rel.as_os_str().is_empty();
+            // `__shoal_*` names are the build's own files in the same folder.
+            if name.starts_with('.')
+                || name.starts_with("__shoal_")
+                || (top
+                    && matches!(
+                        name,
+                        "node_modules" | "handler.js" | "package.json" | "package-lock.json"
+                    ))
+            {
+                continue;
+            }
+            let kind = entry.file_type().map_err(|e| unreadable(&entry.path(), e))?;
+            let path = rel.join(name);
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file() {
+                let content = std::fs::read(entry.path()).map_err(|e| unreadable(&entry.path(), e))?;
+                total += content.len() as u64;
+                if total > MAX_OTHER_FILES_BYTES || files.len() >= MAX_OTHER_FILES {
+                    return Err(BuildError::Invalid(format!(
+                        "{} holds more than {MAX_OTHER_FILES} files or {} MiB besides handler.js and package.json: a Function's folder holds its code, not its dependencies or build output",
+                        dir.display(),
+                        MAX_OTHER_FILES_BYTES >> 20
+                    )));
+                }
+                if let Some(key) = path.to_str() {
+                    files.insert(key.to_owned(), content);
+                }
+            }
+        }
+    }
+    Ok(files)
 }
 
 /// Static environment of a Function from YAML: `spec.env` entries with a

@@ -2,7 +2,8 @@
 //! `http.request` or axios call on its own tokio runtime.
 //!
 //! This crate owns the HTTP client (hyper over rustls, HTTP/1.1 and HTTP/2
-//! by ALPN, the system's roots plus an optional CA bundle), redirects, gzip
+//! by ALPN, the system's roots plus an optional CA bundle, node:https's
+//! per-request `ca` and `rejectUnauthorized` with Node's error codes), redirects, gzip
 //! and deflate decoding, the response-size limit and the egress policy
 //! (allow/deny host patterns for the node and per namespace). It implements
 //! [`shoal_runtime::Outbound`]; counting requests per invocation and bounding
@@ -10,10 +11,12 @@
 //! which hands the remaining time in. It must not know about Kubernetes or
 //! the Kyma contract.
 
-use std::collections::BTreeMap;
+mod tls;
+
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -23,7 +26,13 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::{Client, connect::HttpConnector};
 use hyper_util::rt::TokioExecutor;
-use shoal_runtime::{FunctionIdentity, Outbound, OutboundError, OutboundRequest, OutboundResponse, Redirect};
+use rustls::pki_types::{CertificateDer, pem::PemObject};
+use shoal_runtime::{
+    FunctionIdentity, Outbound, OutboundError, OutboundRequest, OutboundResponse, Redirect, TlsOptions,
+};
+use tls::NodeVerifier;
+
+pub use tls::NodeTlsError;
 use url::Url;
 
 /// A host pattern of an egress policy: `example.com` (that host),
@@ -162,11 +171,61 @@ pub enum SetupError {
 
 type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
 
+/// A client and the verifier its connections use.
+#[derive(Clone)]
+struct TlsClient {
+    client: HttpsClient,
+    verifier: Arc<NodeVerifier>,
+}
+
+/// Clients kept for distinct per-request TLS options before the set is
+/// started afresh (a Function normally has one or two).
+const MAX_TLS_CLIENTS: usize = 32;
+
 /// The node's outbound HTTP client; cheap to clone.
 #[derive(Clone)]
 pub struct HttpOutbound {
-    client: HttpsClient,
+    /// The client for requests with no TLS options of their own.
+    default: TlsClient,
+    /// Clients for node:https's `ca` / `rejectUnauthorized`, by options.
+    custom: Arc<Mutex<HashMap<TlsOptions, TlsClient>>>,
+    /// The node's roots: the system's and the CA bundle's.
+    roots: Arc<rustls::RootCertStore>,
+    /// The CA bundle's certificates.
+    bundle: Arc<Vec<CertificateDer<'static>>>,
     config: Arc<OutboundConfig>,
+}
+
+fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::aws_lc_rs::default_provider())
+}
+
+/// A client verifying servers against `roots` (and accepting the `trusted`
+/// certificates as leaves).
+fn tls_client(
+    roots: rustls::RootCertStore,
+    trusted: Vec<CertificateDer<'static>>,
+    reject_unauthorized: bool,
+) -> Result<TlsClient, SetupError> {
+    let verifier = Arc::new(
+        NodeVerifier::new(roots, trusted, reject_unauthorized, provider())
+            .map_err(|e| SetupError::Tls(rustls::Error::General(e.to_string())))?,
+    );
+    let tls = rustls::ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(SetupError::Tls)?
+        .dangerous()
+        .with_custom_certificate_verifier(verifier.clone())
+        .with_no_client_auth();
+    let connector = HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_all_versions()
+        .build();
+    let client = Client::builder(TokioExecutor::new())
+        .pool_idle_timeout(Duration::from_secs(30))
+        .build(connector);
+    Ok(TlsClient { client, verifier })
 }
 
 impl HttpOutbound {
@@ -178,36 +237,68 @@ impl HttpOutbound {
         let mut roots = rustls::RootCertStore::empty();
         let native = rustls_native_certs::load_native_certs();
         roots.add_parsable_certificates(native.certs);
+        let mut bundle = Vec::new();
         if let Some(path) = &config.ca_bundle {
-            use rustls::pki_types::{CertificateDer, pem::PemObject};
-            let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(path)
+            bundle = CertificateDer::pem_file_iter(path)
                 .and_then(|iter| iter.collect::<Result<_, _>>())
                 .map_err(|e| SetupError::CaBundle {
                     path: path.clone(),
                     source: std::io::Error::other(e.to_string()),
                 })?;
-            roots.add_parsable_certificates(certs);
+            roots.add_parsable_certificates(bundle.clone());
         }
         if roots.is_empty() {
             return Err(SetupError::NoRoots);
         }
-        let tls = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
-            .with_safe_default_protocol_versions()
-            .map_err(SetupError::Tls)?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let connector = HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http()
-            .enable_all_versions()
-            .build();
-        let client = Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(Duration::from_secs(30))
-            .build(connector);
         Ok(Self {
-            client,
+            default: tls_client(roots.clone(), bundle.clone(), true)?,
+            custom: Arc::new(Mutex::new(HashMap::new())),
+            roots: Arc::new(roots),
+            bundle: Arc::new(bundle),
             config: Arc::new(config),
         })
+    }
+
+    /// The client for a request's TLS options: with `ca`, those
+    /// certificates replace the node's roots, as in Node.
+    fn client_for(&self, tls: &TlsOptions) -> Result<TlsClient, OutboundError> {
+        if *tls == TlsOptions::default() {
+            return Ok(self.default.clone());
+        }
+        let mut custom = self.custom.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(client) = custom.get(tls) {
+            return Ok(client.clone());
+        }
+        let (roots, trusted) = match &tls.ca {
+            None => ((*self.roots).clone(), (*self.bundle).clone()),
+            Some(pems) => {
+                let mut certs: Vec<CertificateDer<'static>> = Vec::new();
+                for pem in pems {
+                    let parsed = CertificateDer::pem_slice_iter(pem.as_bytes())
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| {
+                            OutboundError::new("invalid", format!("the request's `ca` is not PEM certificates: {e}"))
+                        })?;
+                    certs.extend(parsed);
+                }
+                let mut roots = rustls::RootCertStore::empty();
+                let (added, _) = roots.add_parsable_certificates(certs.clone());
+                if added == 0 {
+                    return Err(OutboundError::new(
+                        "invalid",
+                        "the request's `ca` holds no usable certificate",
+                    ));
+                }
+                (roots, certs)
+            }
+        };
+        let client = tls_client(roots, trusted, tls.reject_unauthorized)
+            .map_err(|e| OutboundError::new("invalid", format!("configuring TLS for the request: {e}")))?;
+        if custom.len() >= MAX_TLS_CLIENTS {
+            custom.clear();
+        }
+        custom.insert(tls.clone(), client.clone());
+        Ok(client)
     }
 
     /// Whether `function` may call `url`; the reason when not.
@@ -258,12 +349,25 @@ impl HttpOutbound {
             self.check_policy(&function, &url)?;
             let host = url.host_str().unwrap_or("").to_string();
             let hyper_request = build_request(&method, &url, &request.headers, body.clone())?;
-            let response = match tokio::time::timeout_at(deadline.into(), self.client.request(hyper_request)).await {
+            let https = url.scheme() == "https";
+            let tls = if https {
+                self.client_for(&request.tls)?
+            } else {
+                self.default.clone()
+            };
+            let response = match tokio::time::timeout_at(deadline.into(), tls.client.request(hyper_request)).await {
                 Err(_) => return Err(timed_out(&host, timeout)),
                 Ok(Err(e)) => {
+                    let chain = error_chain(&e);
+                    if https
+                        && chain.contains("invalid peer certificate")
+                        && let Some(node) = tls.verifier.failure_for(&verdict_key(&host))
+                    {
+                        return Err(OutboundError::new("network", node.message).with_code(node.code));
+                    }
                     return Err(OutboundError::new(
                         "network",
-                        format!("request to {host} failed: {}", error_chain(&e)),
+                        format!("request to {host} failed: {chain}"),
                     ));
                 }
                 Ok(Ok(r)) => r,
@@ -296,9 +400,16 @@ impl HttpOutbound {
                 redirected = true;
                 continue;
             }
-            return self
+            let mut answer = self
                 .read_response(response, &host, url.as_str(), redirected, deadline, timeout)
-                .await;
+                .await?;
+            if https {
+                // Only a verifier told to let failures through gets here with one.
+                let failure = tls.verifier.failure_for(&verdict_key(&host));
+                answer.authorized = Some(failure.is_none());
+                answer.authorization_error = failure.map(|f| f.code);
+            }
+            return Ok(answer);
         }
         Err(OutboundError::new(
             "network",
@@ -374,6 +485,8 @@ impl HttpOutbound {
             headers,
             url: url.to_string(),
             redirected,
+            authorized: None,
+            authorization_error: None,
             body,
         })
     }
@@ -393,6 +506,11 @@ fn decode(mut reader: impl Read, limit: usize, host: &str) -> Result<Bytes, Outb
             format!("decoding the response from {host}: {e}"),
         )),
     }
+}
+
+/// A URL's host as the verifier keeps its verdicts (IPv6 without brackets).
+fn verdict_key(host: &str) -> String {
+    host.trim_matches(['[', ']']).to_ascii_lowercase()
 }
 
 fn timed_out(host: &str, timeout: Duration) -> OutboundError {

@@ -39,9 +39,38 @@ pub struct OutboundRequest {
     /// `follow` (default), `manual` or `error`.
     #[serde(default)]
     pub redirect: Redirect,
+    /// How to verify an `https:` server (node:https's options).
+    #[serde(default)]
+    pub tls: TlsOptions,
     /// The body (not part of the JSON head).
     #[serde(skip)]
     pub body: Bytes,
+}
+
+/// node:https's per-request TLS options (on the request or its Agent).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TlsOptions {
+    /// PEM certificates trusted instead of the node's roots (`ca`).
+    #[serde(default)]
+    pub ca: Option<Vec<String>>,
+    /// Whether a server that fails verification is refused
+    /// (`rejectUnauthorized`, default true).
+    #[serde(default = "yes")]
+    pub reject_unauthorized: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for TlsOptions {
+    fn default() -> Self {
+        Self {
+            ca: None,
+            reject_unauthorized: true,
+        }
+    }
 }
 
 /// What to do with a 3xx answer, as fetch's `redirect` option.
@@ -71,6 +100,13 @@ pub struct OutboundResponse {
     pub url: String,
     /// Whether a redirect was followed.
     pub redirected: bool,
+    /// For `https:`, whether the server passed verification (false only
+    /// when `rejectUnauthorized` was off), as `socket.authorized`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub authorized: Option<bool>,
+    /// Why it did not, as Node's `socket.authorizationError` code.
+    #[serde(rename = "authorizationError", skip_serializing_if = "Option::is_none")]
+    pub authorization_error: Option<&'static str>,
     /// The (decoded) body; not part of the JSON head.
     #[serde(skip)]
     pub body: Bytes,
@@ -86,6 +122,8 @@ pub struct OutboundError {
     pub kind: &'static str,
     /// What happened, naming the host where it matters.
     pub message: String,
+    /// Node's error code where one applies (`DEPTH_ZERO_SELF_SIGNED_CERT`).
+    pub code: Option<&'static str>,
 }
 
 impl OutboundError {
@@ -94,7 +132,14 @@ impl OutboundError {
         Self {
             kind,
             message: message.into(),
+            code: None,
         }
+    }
+
+    /// The same error carrying Node's error `code`.
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 }
 
@@ -173,8 +218,10 @@ impl HostCalls {
         let (head, body) = match result {
             Ok(response) => (serde_json::to_vec(&response).unwrap_or_default(), response.body),
             Err(error) => (
-                serde_json::to_vec(&serde_json::json!({"error": error.message, "kind": error.kind}))
-                    .unwrap_or_default(),
+                serde_json::to_vec(
+                    &serde_json::json!({"error": error.message, "kind": error.kind, "code": error.code}),
+                )
+                .unwrap_or_default(),
                 Bytes::new(),
             ),
         };

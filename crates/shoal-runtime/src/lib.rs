@@ -39,7 +39,8 @@ use wasmtime_wasi::{WasiCtxBuilder, p1::WasiP1Ctx};
 
 pub use cache::ModuleCache;
 pub use host::{
-    FunctionIdentity, HOST_MODULE, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect,
+    FunctionIdentity, HOST_MODULE, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse,
+    Redirect, TlsOptions,
 };
 use limits::{DeadlineExceeded, RequestLimiter};
 use sandbox::{Job, LogPipe, Outcome, Serving, Shared};

@@ -274,12 +274,16 @@ pub fn discover(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// What a change to the Function at `path` would alter: for a folder, every
+/// file the build reads (handler.js, package.json and its other files).
 fn stamp(path: &Path) -> Vec<(PathBuf, SystemTime, u64)> {
-    let files = if path.is_dir() {
-        vec![path.join("handler.js"), path.join("package.json")]
+    let mut files = Vec::new();
+    if path.is_dir() {
+        folder_files(path, true, &mut files);
     } else {
-        vec![path.to_path_buf()]
-    };
+        files.push(path.to_path_buf());
+    }
+    files.sort();
     files
         .into_iter()
         .filter_map(|f| {
@@ -287,6 +291,24 @@ fn stamp(path: &Path) -> Vec<(PathBuf, SystemTime, u64)> {
             Some((f, m.modified().ok()?, m.len()))
         })
         .collect()
+}
+
+/// The files of a Function folder as the build takes them
+/// (`shoal_build::other_files` leaves out the same entries).
+fn folder_files(dir: &Path, top: bool, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || (top && matches!(name.as_ref(), "node_modules" | "package-lock.json")) {
+            continue;
+        }
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => folder_files(&entry.path(), false, out),
+            Ok(t) if t.is_file() => out.push(entry.path()),
+            _ => {}
+        }
+    }
 }
 
 /// A sample request from the Function itself: a `// curl: ARGS` line in the

@@ -263,11 +263,14 @@ fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_sto
     let path = "/default/greeter/";
     let ok = wait_for_body(&addr, path, "version one", std::time::Duration::from_secs(120));
     assert!(ok, "never served version one: {}", printed.lock().unwrap());
+    // The listener may answer before the summary reaches this side of the pipe.
+    let curl_line = format!("curl -s http://{addr}/default/greeter/");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !printed.lock().unwrap().contains(&curl_line) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     assert!(
-        printed
-            .lock()
-            .unwrap()
-            .contains(&format!("curl -s http://{addr}/default/greeter/")),
+        printed.lock().unwrap().contains(&curl_line),
         "{}",
         printed.lock().unwrap()
     );

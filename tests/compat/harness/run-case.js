@@ -159,6 +159,21 @@ function functionYaml(caseDir, name, env, withSecret) {
   return JSON.stringify(fn, null, 2);
 }
 
+// What a Function folder gets without spec.env, equal to the harness's env for Node.
+const FOLDER_DEFAULT_ENV = { TZ: 'UTC', FUNC_TIMEOUT: '180' };
+
+/** The case's files besides handler.js, package.json and requests.json (relative paths). */
+function localFiles(caseDir, rel = '') {
+  const out = [];
+  for (const ent of fs.readdirSync(path.join(caseDir, rel), { withFileTypes: true })) {
+    const name = path.join(rel, ent.name);
+    if (!rel && ['handler.js', 'package.json', 'package-lock.json', 'requests.json', 'node_modules'].includes(ent.name)) continue;
+    if (ent.isDirectory()) out.push(...localFiles(caseDir, name));
+    else if (ent.isFile()) out.push(name);
+  }
+  return out;
+}
+
 /** Starts `shoal up` serving the case; resolves once it serves, rejects with the build error. */
 async function startShoal(bin, caseDir, env, files, logSink) {
   const name = functionName(caseDir);
@@ -169,7 +184,22 @@ async function startShoal(bin, caseDir, env, files, logSink) {
     for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(secret, file), content);
     env = { ...env, SECRET_DIR: SECRET_MOUNT };
   }
-  fs.writeFileSync(path.join(dir, `${name}.yaml`), functionYaml(caseDir, name, env, Boolean(files)));
+  const local = localFiles(caseDir);
+  if (local.length > 0) {
+    // Kyma's inline source is one file: a case with local modules is served
+    // the way `shoal up` takes a Git checkout, as a Function folder. That
+    // form has no spec.env, so such a case may only use the defaults.
+    const extra = Object.keys(env).filter((k) => !NODE_SET_ENV.has(k) && FOLDER_DEFAULT_ENV[k] !== env[k]);
+    if (extra.length > 0 || files) throw new Error(`a case with local files cannot also set env or files (${extra.join(', ')})`);
+    const folder = path.join(dir, name);
+    for (const f of ['handler.js', 'package.json', ...local]) {
+      if (!fs.existsSync(path.join(caseDir, f))) continue;
+      fs.mkdirSync(path.dirname(path.join(folder, f)), { recursive: true });
+      fs.copyFileSync(path.join(caseDir, f), path.join(folder, f));
+    }
+  } else {
+    fs.writeFileSync(path.join(dir, `${name}.yaml`), functionYaml(caseDir, name, env, Boolean(files)));
+  }
   const port = await freePort();
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['up', dir, '--listen', `127.0.0.1:${port}`], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });

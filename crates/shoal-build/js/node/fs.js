@@ -58,31 +58,53 @@ function native() {
   return functionFilesOver(n);
 }
 
-// The Function's own files (its package.json), read-only where Kyma's pod
-// has them, ahead of the engine's view of its secretMounts.
-const FUNCTION_DIR = '/usr/src/app/function';
+// The Function's own files (handler.js, package.json, a folder's or Git
+// source's other files), read-only where Kyma's pod has them, ahead of the
+// engine's view of its secretMounts.
 let withFunctionFiles = null;
 function functionFilesOver(n) {
   if (withFunctionFiles) return withFunctionFiles;
   const files = require('shoal:function-files');
-  const names = Object.keys(files).map((f) => f.slice(FUNCTION_DIR.length + 1));
-  if (names.length === 0) return n;
-  const dirs = new Set(['/usr', '/usr/src', '/usr/src/app', FUNCTION_DIR]);
+  if (Object.keys(files).length === 0) return n;
+  // Every folder on the way to a file, with its entries.
+  const dirs = new Map();
+  const enter = (dir, name) => {
+    if (!dirs.has(dir)) dirs.set(dir, new Set());
+    dirs.get(dir).add(name);
+  };
+  for (const file of Object.keys(files)) {
+    let p = file;
+    while (p.lastIndexOf('/') > 0) {
+      const parent = p.slice(0, p.lastIndexOf('/'));
+      enter(parent, p.slice(parent.length + 1));
+      p = parent;
+    }
+    enter('/', p.slice(1));
+  }
   const bytes = (f) => new TextEncoder().encode(files[f]);
   withFunctionFiles = {
     fsRead(p) {
       if (Object.prototype.hasOwnProperty.call(files, p)) return bytes(p).buffer;
-      if (dirs.has(p)) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      if (dirs.has(p) && p !== '/') throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
       return n.fsRead(p);
     },
     fsStat(p) {
       if (Object.prototype.hasOwnProperty.call(files, p)) return [true, false, bytes(p).length, 0];
-      if (dirs.has(p)) return [false, true, 0, 0];
+      if (dirs.has(p) && p !== '/') return [false, true, 0, 0];
       return n.fsStat(p);
     },
     fsReaddir(p) {
-      if (p === FUNCTION_DIR) return names.slice();
-      if (dirs.has(p)) return [FUNCTION_DIR.slice(p.length + 1).split('/')[0]];
+      // The root also holds the secretMounts' folders.
+      if (p === '/') {
+        let mounted = [];
+        try {
+          mounted = n.fsReaddir(p);
+        } catch {
+          // Nothing mounted.
+        }
+        return [...new Set([...dirs.get('/'), ...mounted])].sort();
+      }
+      if (dirs.has(p)) return [...dirs.get(p)].sort();
       return n.fsReaddir(p);
     },
   };

@@ -170,10 +170,29 @@ class IncomingMessage extends Readable {
   }
 }
 
+/**
+ * The request's or its Agent's `ca` and `rejectUnauthorized` (the request's
+ * win), for the node to verify the server with; undefined when neither is
+ * set. NODE_TLS_REJECT_UNAUTHORIZED=0 turns verification off as in Node.
+ */
+function tlsOptions(opts, agent) {
+  const agentOptions = (agent && agent.options) || {};
+  const pick = (name) => (opts[name] !== undefined ? opts[name] : agentOptions[name]);
+  const out = {};
+  const ca = pick('ca');
+  if (ca !== undefined && ca !== null) {
+    out.ca = (Array.isArray(ca) ? ca : [ca]).map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8')));
+  }
+  let reject = pick('rejectUnauthorized');
+  if (reject === undefined && process.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') reject = false;
+  if (reject !== undefined) out.rejectUnauthorized = reject !== false;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 function errnoError(head) {
   const refused = /Connection refused/.test(head.error);
   const err = new Error(refused ? `connect ECONNREFUSED: ${head.error}` : head.error);
-  err.code = refused ? 'ECONNREFUSED' : head.kind === 'timeout' ? 'ETIMEDOUT' : `SHOAL_OUTBOUND_${String(head.kind || 'network').toUpperCase()}`;
+  err.code = refused ? 'ECONNREFUSED' : head.code ? head.code : head.kind === 'timeout' ? 'ETIMEDOUT' : `SHOAL_OUTBOUND_${String(head.kind || 'network').toUpperCase()}`;
   if (refused) {
     err.errno = -111;
     err.syscall = 'connect';
@@ -244,6 +263,7 @@ class ClientRequest extends Writable {
     this._socketAssigned = false;
     this._timeoutListening = false;
     this.socket = this.connection = socketStub(defaultProtocol === 'https:');
+    this._tls = this.protocol === 'https:' ? tlsOptions(opts, this.agent) : undefined;
     if (args.callback) this.once('response', args.callback);
     if (opts.signal) {
       const signal = opts.signal;
@@ -373,7 +393,7 @@ class ClientRequest extends Writable {
       if (!this.hasHeader(name)) headers.push([name, value]);
     }
     const body = Buffer.concat(this._chunks);
-    const head = JSON.stringify({ method: this.method, url: this.url, headers, redirect: 'manual' });
+    const head = JSON.stringify({ method: this.method, url: this.url, headers, redirect: 'manual', tls: this._tls });
     this._id = __shoal_host.httpStart(head, new Uint8Array(body.buffer, body.byteOffset, body.length));
     globalThis.__shoal_calls.set(this._id, (result) => {
       this._id = 0;
@@ -384,6 +404,10 @@ class ClientRequest extends Writable {
         return;
       }
       this.socket._activity();
+      if (answer.authorized !== undefined) {
+        this.socket.authorized = answer.authorized;
+        if (answer.authorizationError) this.socket.authorizationError = answer.authorizationError;
+      }
       const response = new IncomingMessage(this.socket, answer, Buffer.from(result.body));
       response.req = this;
       this.res = response;

@@ -57,6 +57,31 @@ module.exports = {
       setTimeout(() => resolve(), 5);
     });
 
-    return { order, fromTimer, ticks, cancelled, value, imm, handleInfo, nested };
+    // Ticks before promise callbacks queued earlier by the same callback;
+    // ticks queued by ticks in the same pass; ticks from promise callbacks
+    // after every promise callback queued meanwhile.
+    const mixed = [];
+    await new Promise((resolve) => {
+      setTimeout(() => {
+        Promise.resolve().then(() => {
+          mixed.push('promise-a');
+          process.nextTick(() => mixed.push('tick-from-promise'));
+          Promise.resolve().then(() => mixed.push('promise-c'));
+        });
+        process.nextTick(() => {
+          mixed.push('tick-1');
+          process.nextTick(() => mixed.push('tick-from-tick'));
+          Promise.resolve().then(() => mixed.push('promise-from-tick'));
+        });
+        Promise.resolve().then(() => mixed.push('promise-b'));
+        setTimeout(resolve, 5);
+      }, 1);
+    });
+    const syncMain = [];
+    Promise.resolve().then(() => syncMain.push('promise'));
+    process.nextTick(() => syncMain.push('tick'));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+
+    return { order, fromTimer, ticks, cancelled, value, imm, handleInfo, nested, mixed, syncMain };
   },
 };

@@ -63,6 +63,8 @@ module.exports = {
         reviver: JSON.parse('{"when":"2024-01-01T00:00:00.000Z","n":"5"}', (k, v) => (k === 'n' ? Number(v) : v)),
         specials: JSON.stringify([NaN, Infinity, -0, undefined, () => 1, new Map([[1, 2]])]),
         unicode: JSON.stringify('\u2028\u2029 é \ud800'),
+        loneSurrogateInObject: JSON.stringify({ s: 'x\udfff', keep: '\ufffd' }),
+        parsedSurrogate: JSON.parse('"\\udc00x"').charCodeAt(0),
       },
       numbers: {
         toFixed: (1.005).toFixed(2),
@@ -93,6 +95,7 @@ module.exports = {
         emojiLength: '👍🏽'.length,
         codePoints: [...'a😀b'].length,
         localeUpper: 'istanbul'.toLocaleUpperCase('tr-TR'),
+        localeLower: 'DİYARBAKIR Istanbul'.toLocaleLowerCase('tr-TR') + ' ' + 'TITLE'.toLocaleLowerCase('en-US'),
         upperSharpS: 'straße'.toUpperCase(),
         trim: '\u00a0 x \n'.trim(),
         raw: String.raw`a\nb${1 + 1}`,

@@ -10,7 +10,7 @@ function getJson(path, options = {}) {
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, json: text ? JSON.parse(text) : null, authorized: res.socket.authorized });
+        resolve({ status: res.statusCode, json: text ? JSON.parse(text) : null, authorized: res.socket.authorized, authorizationError: res.socket.authorizationError ?? null });
       });
     });
     req.on('error', reject);
@@ -51,7 +51,7 @@ module.exports = {
       cart: { status: cart.status, id: cart.json.id, authorized: cart.authorized },
       echoed: { status: echoed.status, method: echoed.json.method, headers: echoed.json.headers, json: echoed.json.json },
       untrusted,
-      insecure: { status: insecure.status, body: insecure.json, authorized: insecure.authorized },
+      insecure: { status: insecure.status, body: insecure.json, authorized: insecure.authorized, authorizationError: insecure.authorizationError },
     };
   },
 };

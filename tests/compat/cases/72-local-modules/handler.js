@@ -2,6 +2,8 @@
 const { priceOrder } = require('./lib/pricing');
 const format = require('./lib/format.js');
 const rates = require('./data/rates.json');
+const fs = require('fs');
+const path = require('path');
 
 module.exports = {
   main: function (event) {
@@ -13,6 +15,10 @@ module.exports = {
       ratesVersion: rates.version,
       moduleCached: require('./lib/pricing') === require('./lib/pricing.js'),
       filename: require('path').basename(__filename),
+      // The folder's files are on disk where the handler is, as in Kyma's pod.
+      ratesFileBytes: fs.readFileSync(path.join(__dirname, 'data', 'rates.json')).length,
+      libFiles: fs.readdirSync(path.join(__dirname, 'lib')).sort(),
+      dataIsDirectory: fs.statSync(path.join(__dirname, 'data')).isDirectory(),
     };
   },
 };
