@@ -113,6 +113,12 @@ impl Cluster {
     /// exits at once is racy (kubectl then falls back to the log and may
     /// print the body twice).
     fn curl_until(&self, name: &str, expected: &str) {
+        self.curl_with_host_until(name, None, expected);
+    }
+
+    /// [`Self::curl_until`] with a Host header of the caller's choosing, as
+    /// an Istio gateway forwards an APIRule's external host.
+    fn curl_with_host_until(&self, name: &str, host: Option<&str>, expected: &str) {
         let image = std::env::var("SHOAL_E2E_CURL_IMAGE").unwrap_or_else(|_| "curlimages/curl:8.11.1".into());
         let url = format!("http://{name}.{}.svc.cluster.local/", self.namespace);
         let deadline = Instant::now() + Duration::from_secs(300);
@@ -135,6 +141,11 @@ impl Cluster {
                     "-s",
                     "-m",
                     "10",
+                    "-H",
+                    &format!(
+                        "Host: {}",
+                        host.unwrap_or(&format!("{name}.{}.svc.cluster.local", self.namespace))
+                    ),
                     &url,
                 ],
                 None,
@@ -336,6 +347,8 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
     let port = &service.spec.expect("spec").ports.expect("ports")[0];
     assert_eq!((port.name.as_deref(), port.port), (Some("http"), 80));
     cluster.curl_until("env-test", "config-value-secret-value");
+    // Behind an APIRule the request keeps its external Host.
+    cluster.curl_with_host_until("env-test", Some("orders.example.com"), "config-value-secret-value");
 
     // Update, as Kyma's test does: with a new npm dependency where build
     // Jobs can reach the npm registry, else with new source only (the

@@ -420,9 +420,20 @@ async fn a_finished_build_records_the_artifact_cleans_up_and_creates_the_service
     );
     let port = &spec.ports.unwrap()[0];
     assert_eq!((port.name.as_deref(), port.port), (Some("http"), 80));
+    // Port 80 leads to the Function's own serving port on the nodes.
+    let serving_port = cluster
+        .function("hello")
+        .and_then(|f| f.status?.serving_port)
+        .expect("a serving port in status");
+    assert!(
+        shoal_controller::reconcile::DEFAULT_SERVING_PORTS.contains(&u16::try_from(serving_port).unwrap()),
+        "{serving_port}"
+    );
     assert_eq!(
         port.target_port,
-        Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(8080))
+        Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(
+            serving_port
+        ))
     );
 
     // Built but no node has loaded it yet.

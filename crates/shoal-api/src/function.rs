@@ -222,6 +222,12 @@ pub struct FunctionStatus {
     /// Hash of the build inputs the artifact was built from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_hash: Option<String>,
+    /// The port node pods serve this Function on, assigned by the
+    /// controller: its EndpointSlice points there, so a request reaches the
+    /// Function whatever Host it carries (an APIRule's external host, a
+    /// ClusterIP, a port-forward).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serving_port: Option<i32>,
 }
 
 /// Resolved git source.

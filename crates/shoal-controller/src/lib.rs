@@ -6,7 +6,8 @@
 //!   over HTTPS with a certificate made at start-up ([`tls`]).
 //! - [`reconcile`]: the reconciler — a ConfigMap with the source, a build
 //!   Job per distinct source, the artifact in status, and a selector-less
-//!   Service per Function whose EndpointSlice lists the node pods serving it.
+//!   Service per Function whose EndpointSlice lists the node pods serving it,
+//!   at the Function's own serving port ([`ports`]).
 //!
 //! This crate talks to the API server only. It never builds or runs a
 //! Function (the build Job and the node servers do), and it owns none of the
@@ -14,6 +15,7 @@
 
 pub mod crd;
 pub mod metrics;
+pub mod ports;
 pub mod reconcile;
 pub mod resources;
 pub mod tls;

@@ -51,8 +51,11 @@ pub struct ControllerConfig {
     pub registry_secret: Option<String>,
     /// Labels that select the node pods.
     pub node_labels: BTreeMap<String, String>,
-    /// The node pods' HTTP port (the Services' targetPort).
+    /// The node pods' own HTTP port (Host and path routing; health).
     pub node_port: i32,
+    /// The ports given to Functions, one each: node pods serve a Function
+    /// on its port, where its EndpointSlice points.
+    pub serving_ports: std::ops::RangeInclusive<u16>,
     /// Build Jobs allowed to run at once, cluster-wide.
     pub max_concurrent_builds: usize,
     /// Retries of a failed build pod before the build is failed.
@@ -78,6 +81,7 @@ impl Default for ControllerConfig {
                 ("app.kubernetes.io/component".to_string(), "node".to_string()),
             ]),
             node_port: 8080,
+            serving_ports: DEFAULT_SERVING_PORTS,
             max_concurrent_builds: 5,
             build_backoff_limit: 2,
             build_deadline: Duration::from_secs(600),
@@ -85,6 +89,12 @@ impl Default for ControllerConfig {
         }
     }
 }
+
+/// Ports given to Functions unless configured: 16,384 of them (more than the
+/// about 10,000 Services a cluster holds), above Istio's (15000-15090) and
+/// below Linux's ephemeral range (32768-60999), so the node's own outbound
+/// connections never hold a Function's port.
+pub const DEFAULT_SERVING_PORTS: std::ops::RangeInclusive<u16> = 16384..=32767;
 
 impl ControllerConfig {
     /// The node selector as a label-selector string (`k=v,k=v`).
@@ -191,6 +201,16 @@ pub struct Context {
     /// Held while counting running builds and starting one, so concurrent
     /// reconciles cannot both take the last build slot.
     build_slots: Mutex<()>,
+    /// Serving ports by Function.
+    ports: std::sync::Mutex<Ports>,
+    /// All Functions (the controller's watch cache), from which the port
+    /// allocator learns the ports already recorded before it hands any out.
+    functions: Option<Store<Function>>,
+}
+
+struct Ports {
+    allocator: crate::ports::PortAllocator,
+    seeded: bool,
 }
 
 impl Context {
@@ -198,10 +218,69 @@ impl Context {
     pub fn new(client: Client, config: ControllerConfig, nodes: NodeView) -> Self {
         Self {
             client,
+            ports: std::sync::Mutex::new(Ports {
+                allocator: crate::ports::PortAllocator::new(config.serving_ports.clone()),
+                seeded: false,
+            }),
             config,
             nodes,
             build_slots: Mutex::new(()),
+            functions: None,
         }
+    }
+
+    /// The same context, reading the Functions' recorded ports from `store`
+    /// before giving out new ones.
+    pub fn with_functions(mut self, store: Store<Function>) -> Self {
+        self.functions = Some(store);
+        self
+    }
+
+    /// The Function's serving port.
+    async fn serving_port(&self, function: &Function) -> Result<u16, crate::ports::PortsExhausted> {
+        if let Some(store) = &self.functions {
+            // Ports recorded by Functions not reconciled yet must be known
+            // before one is handed out.
+            let _ = store.wait_until_ready().await;
+        }
+        let mut ports = self.ports.lock().unwrap_or_else(|p| p.into_inner());
+        if !ports.seeded
+            && let Some(store) = &self.functions
+        {
+            let mut recorded: Vec<Arc<Function>> = store
+                .state()
+                .into_iter()
+                .filter(|f| f.status.as_ref().is_some_and(|s| s.serving_port.is_some()))
+                .collect();
+            // Should two record one port, the older Function keeps it.
+            recorded.sort_by_key(|f| {
+                (
+                    f.metadata.creation_timestamp.as_ref().map(|t| t.0),
+                    f.namespace(),
+                    f.name_any(),
+                )
+            });
+            for f in recorded {
+                let id = (f.namespace().unwrap_or_default(), f.name_any());
+                let _ = ports
+                    .allocator
+                    .claim(&id, f.status.as_ref().and_then(|s| s.serving_port));
+            }
+            ports.seeded = true;
+        }
+        let id = (function.namespace().unwrap_or_default(), function.name_any());
+        ports
+            .allocator
+            .claim(&id, function.status.as_ref().and_then(|s| s.serving_port))
+    }
+
+    fn release_port(&self, function: &Function) {
+        let id = (function.namespace().unwrap_or_default(), function.name_any());
+        self.ports
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allocator
+            .release(&id);
     }
 }
 
@@ -398,6 +477,20 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
         return Ok(Action::await_change());
     };
     let hash = inputs.hash();
+    match ctx.serving_port(function).await {
+        Ok(port) => status.status.serving_port = Some(i32::from(port)),
+        Err(exhausted) => {
+            tracing::warn!(%namespace, %name, error = %exhausted, "no serving port for the Function");
+            status.set(
+                condition::RUNNING,
+                "False",
+                "ServingPortUnavailable",
+                exhausted.to_string(),
+            );
+            status.persist(function, ctx).await?;
+            return Ok(Action::requeue(Duration::from_secs(60)));
+        }
+    }
 
     // Each step marks its own condition when an API call fails; the status
     // is written whatever happened, so a failure shows on the Function with
@@ -714,6 +807,7 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
         return Ok(());
     };
     let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
+    let port = status.status.serving_port.unwrap_or(ctx.config.node_port);
     let scaled_to_zero = function.spec.replicas == Some(0);
     let current = if scaled_to_zero {
         Vec::new()
@@ -735,7 +829,7 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
         .patch(
             &name,
             &apply_params(),
-            &Patch::Apply(&resources::service(&ctx.config, function)),
+            &Patch::Apply(&resources::service(function, port)),
         )
         .await
     {
@@ -752,7 +846,7 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
         .patch(
             &slice_name,
             &apply_params(),
-            &Patch::Apply(&resources::endpoint_slice(&ctx.config, function, &serving_refs)),
+            &Patch::Apply(&resources::endpoint_slice(function, port, &serving_refs)),
         )
         .await
     {
@@ -828,6 +922,7 @@ async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
     delete_if_present::<EndpointSlice>(ctx, &namespace, &cluster::endpoint_slice_name(&name)).await?;
     delete_if_present::<Service>(ctx, &namespace, &name).await?;
     delete_if_present::<ConfigMap>(ctx, &namespace, &cluster::source_config_map_name(&name)).await?;
+    ctx.release_port(function);
     tracing::info!(%namespace, %name, "Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }
@@ -895,7 +990,7 @@ pub async fn run(
             .map(|f| ObjectRef::from_obj(f.as_ref()))
             .collect::<Vec<_>>()
     };
-    let ctx = Arc::new(Context::new(client, config, nodes));
+    let ctx = Arc::new(Context::new(client, config, nodes).with_functions(controller.store()));
     controller
         .owns(jobs, job_config)
         // Any node coming or going changes every Function's endpoints.

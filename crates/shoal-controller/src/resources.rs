@@ -310,10 +310,10 @@ pub fn registry_secret_copy(source: &Secret, namespace: &str) -> Secret {
     }
 }
 
-/// The Function's Service: named after it, port 80 named `http`, and no
-/// selector — a Service cannot select pods of another namespace, so the
-/// controller writes its EndpointSlice itself.
-pub fn service(config: &ControllerConfig, function: &Function) -> Service {
+/// The Function's Service: named after it, port 80 named `http` to the
+/// Function's serving port, and no selector — a Service cannot select pods
+/// of another namespace, so the controller writes its EndpointSlice itself.
+pub fn service(function: &Function, serving_port: i32) -> Service {
     let mut meta = owned_meta(function, function.name_any(), "service");
     if let Some(labels) = meta.labels.as_mut() {
         labels.extend(function.spec.labels.clone());
@@ -329,7 +329,7 @@ pub fn service(config: &ControllerConfig, function: &Function) -> Service {
                 port: 80,
                 protocol: Some("TCP".into()),
                 app_protocol: Some("http".into()),
-                target_port: Some(IntOrString::Int(config.node_port)),
+                target_port: Some(IntOrString::Int(serving_port)),
                 ..ServicePort::default()
             }]),
             type_: Some("ClusterIP".into()),
@@ -339,8 +339,10 @@ pub fn service(config: &ControllerConfig, function: &Function) -> Service {
     }
 }
 
-/// The EndpointSlice of the Function's Service: the node pods serving it.
-pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &[&Pod]) -> EndpointSlice {
+/// The EndpointSlice of the Function's Service: the node pods serving it,
+/// at its serving port (which tells the node the Function, whatever the
+/// request's Host).
+pub fn endpoint_slice(function: &Function, serving_port: i32, serving: &[&Pod]) -> EndpointSlice {
     let name = function.name_any();
     let mut meta = owned_meta(function, cluster::endpoint_slice_name(&name), "endpoints");
     if let Some(labels) = meta.labels.as_mut() {
@@ -385,7 +387,7 @@ pub fn endpoint_slice(config: &ControllerConfig, function: &Function, serving: &
         endpoints,
         ports: Some(vec![EndpointPort {
             name: Some(cluster::SERVICE_PORT_NAME.into()),
-            port: Some(config.node_port),
+            port: Some(serving_port),
             protocol: Some("TCP".into()),
             app_protocol: Some("http".into()),
         }]),

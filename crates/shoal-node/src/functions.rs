@@ -64,6 +64,10 @@ pub struct FunctionConfig {
     pub body_limit: usize,
     /// Folders shown read-only in the sandbox (the Function's secretMounts).
     pub mounts: Vec<shoal_runtime::Mount>,
+    /// The port whose connections are this Function's whatever their Host
+    /// (in a cluster, where its EndpointSlice points); None: reached by Host
+    /// or path on the node's own port only.
+    pub port: Option<u16>,
 }
 
 impl Default for FunctionConfig {
@@ -77,6 +81,7 @@ impl Default for FunctionConfig {
             max_concurrency: 64,
             body_limit: 1 << 20,
             mounts: Vec::new(),
+            port: None,
         }
     }
 }
@@ -126,6 +131,7 @@ impl FunctionConfig {
             max_concurrency: defaults.max_concurrency,
             body_limit,
             mounts: Vec::new(),
+            port: None,
         }
     }
 }
@@ -248,6 +254,9 @@ pub struct FunctionTable {
     clock: AtomicU64,
     loaded_bytes: AtomicU64,
     warm_budget: Arc<WarmBudget>,
+    /// Bumped on every upsert and removal (the node follows it to open and
+    /// close Function ports).
+    changes: tokio::sync::watch::Sender<u64>,
     /// Loads, evictions and cache counters for /metrics.
     pub stats: TableStats,
 }
@@ -279,8 +288,28 @@ impl FunctionTable {
             versions: AtomicU64::new(0),
             clock: AtomicU64::new(0),
             loaded_bytes: AtomicU64::new(0),
+            changes: tokio::sync::watch::Sender::new(0),
             stats: TableStats::default(),
         }
+    }
+
+    /// Notified whenever a Function is added, replaced or removed.
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// The Functions with a port of their own, by port. Should two claim one
+    /// port (a reassignment seen half-way), the later version wins.
+    pub fn ports(&self) -> BTreeMap<u16, FunctionKey> {
+        let mut claims: Vec<(u16, u64, FunctionKey)> = match self.entries.read() {
+            Ok(entries) => entries
+                .values()
+                .filter_map(|e| Some((e.config.port?, e.version, e.key.clone())))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        claims.sort();
+        claims.into_iter().map(|(port, _, key)| (port, key)).collect()
     }
 
     /// The runtime requests run on.
@@ -325,6 +354,7 @@ impl FunctionTable {
             Ok(mut entries) => entries.insert(key.clone(), entry.clone()),
             Err(_) => None,
         };
+        self.changes.send_modify(|n| *n += 1);
         if let Some(old) = previous {
             self.release(old.unload());
             tracing::info!(function = %key, version = entry.version, source = %entry.source.describe(), "Function updated");
@@ -341,6 +371,7 @@ impl FunctionTable {
             Err(_) => None,
         };
         if let Some(old) = &removed {
+            self.changes.send_modify(|n| *n += 1);
             self.release(old.unload());
             if let Ok(mut m) = self.metrics.lock() {
                 m.remove(key);

@@ -2,8 +2,9 @@
 //!
 //! A [`FunctionTable`] knows every Function (config plus where its module
 //! comes from), loads modules on first use and evicts idle ones beyond a
-//! memory budget; a [`Node`] routes HTTP requests to them by Host (or by path
-//! in local use), enforces body, time, memory and concurrency limits, and
+//! memory budget; a [`Node`] routes HTTP requests to them by the port they
+//! arrive on (each Function's own port in a cluster, see `ports`), by Host,
+//! or by path in local use, and enforces body, time, memory and concurrency limits, and
 //! answers with Kyma's Node.js runtime behaviour. Requests run in sandboxes
 //! from `shoal-runtime`: a warm one of the Function's while it is in use
 //! ([`warm`]), a fresh one otherwise.
@@ -13,6 +14,7 @@
 
 pub mod functions;
 pub mod metrics;
+mod ports;
 pub mod routing;
 mod server;
 pub mod warm;

@@ -23,8 +23,9 @@ use shoal_runtime::{FunctionIdentity, FunctionModule, Invocation, InvokeContext,
 use tokio::net::TcpListener;
 
 use crate::{
-    functions::{FunctionEntry, FunctionTable},
+    functions::{FunctionEntry, FunctionKey, FunctionTable},
     metrics::{self, NodeGauges},
+    ports::{Accepted, PortListeners},
     routing,
 };
 
@@ -114,6 +115,8 @@ impl Node {
 
     /// Serves connections from `listener` until `shutdown` completes, then
     /// reports not-ready, stops accepting and drains in-flight requests.
+    /// Functions with a port of their own ([`crate::FunctionConfig::port`])
+    /// are also served on it, on the listener's address, whatever the Host.
     pub async fn serve(
         self: Arc<Self>,
         listener: TcpListener,
@@ -123,31 +126,39 @@ impl Node {
         let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
         tokio::pin!(shutdown);
         let _sweeper = AbortOnDrop(tokio::spawn(sweep_warm_sandboxes(self.table.clone())).abort_handle());
+        let (to_server, mut on_function_port) = tokio::sync::mpsc::channel::<Accepted>(1024);
+        let mut ports = PortListeners::new(listener.local_addr()?.ip(), to_server);
+        let mut table_changes = self.table.subscribe();
+        ports.sync(&self.table.ports());
+        let serve_connection = |stream: tokio::net::TcpStream, peer: SocketAddr, pinned: Option<FunctionKey>| {
+            let _ = stream.set_nodelay(true);
+            let node = self.clone();
+            let service = hyper::service::service_fn(move |req| {
+                let node = node.clone();
+                let pinned = pinned.clone();
+                async move { Ok::<_, Infallible>(node.handle_on(req, peer, pinned.as_ref()).await) }
+            });
+            let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
+            let conn = graceful.watch(conn.into_owned());
+            tokio::spawn(async move {
+                if let Err(e) = conn.await {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+            });
+        };
         loop {
             tokio::select! {
-                accepted = listener.accept() => {
-                    let (stream, peer) = match accepted {
-                        Ok(a) => a,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "accept failed");
-                            tokio::time::sleep(Duration::from_millis(10)).await;
-                            continue;
-                        }
-                    };
-                    let _ = stream.set_nodelay(true);
-                    let node = self.clone();
-                    let service = hyper::service::service_fn(move |req| {
-                        let node = node.clone();
-                        async move { Ok::<_, Infallible>(node.handle(req, peer).await) }
-                    });
-                    let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-                    let conn = graceful.watch(conn.into_owned());
-                    tokio::spawn(async move {
-                        if let Err(e) = conn.await {
-                            tracing::debug!(error = %e, "connection ended with an error");
-                        }
-                    });
-                }
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, peer)) => serve_connection(stream, peer, None),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                    }
+                },
+                Some(a) = on_function_port.recv() => serve_connection(a.stream, a.peer, Some(a.function)),
+                Ok(()) = table_changes.changed() => ports.sync(&self.table.ports()),
+                // A port that was busy is tried again.
+                () = tokio::time::sleep(Duration::from_secs(5)), if ports.has_failures() => ports.sync(&self.table.ports()),
                 () = &mut shutdown => break,
             }
         }
@@ -162,20 +173,15 @@ impl Node {
             while tokio::time::Instant::now() < until {
                 tokio::select! {
                     accepted = listener.accept() => if let Ok((stream, peer)) = accepted {
-                        let node = self.clone();
-                        let service = hyper::service::service_fn(move |req| {
-                            let node = node.clone();
-                            async move { Ok::<_, Infallible>(node.handle(req, peer).await) }
-                        });
-                        let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
-                        let conn = graceful.watch(conn);
-                        tokio::spawn(async move { let _ = conn.await; });
+                        serve_connection(stream, peer, None);
                     },
+                    Some(a) = on_function_port.recv() => serve_connection(a.stream, a.peer, Some(a.function)),
                     () = tokio::time::sleep_until(until) => {}
                 }
             }
         }
         drop(listener);
+        ports.close_all();
         match tokio::time::timeout(self.config.drain_timeout, graceful.shutdown()).await {
             Ok(()) => tracing::info!("all connections drained"),
             Err(_) => tracing::warn!("drain timeout reached with connections still open"),
@@ -183,8 +189,24 @@ impl Node {
         Ok(())
     }
 
-    /// Handles one request.
+    /// Handles one request that arrived on the node's own port: the
+    /// Function is chosen by Host or path.
     pub async fn handle<B>(self: &Arc<Self>, req: Request<B>, peer: SocketAddr) -> HttpResponse
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        self.handle_on(req, peer, None).await
+    }
+
+    /// Handles one request; `pinned` is the Function whose port it arrived
+    /// on (then Host and path do not choose).
+    async fn handle_on<B>(
+        self: &Arc<Self>,
+        req: Request<B>,
+        peer: SocketAddr,
+        pinned: Option<&FunctionKey>,
+    ) -> HttpResponse
     where
         B: Body<Data = Bytes> + Send,
         B::Error: std::error::Error + Send + Sync + 'static,
@@ -222,7 +244,14 @@ impl Node {
             }
             _ => {}
         }
-        let target = match routing::resolve(&self.table, &host, &path, &self.config.default_namespace) {
+        let resolved = match pinned {
+            Some(key) => Ok(routing::Target {
+                key: key.clone(),
+                path: path.clone(),
+            }),
+            None => routing::resolve(&self.table, &host, &path, &self.config.default_namespace),
+        };
+        let target = match resolved {
             Ok(t) => t,
             Err(nf) => {
                 tracing::debug!(host = %nf.host, path, %peer, "no such Function");

@@ -159,7 +159,13 @@ impl NodeSync {
         let mounts = self.secret_mounts(&function).await?;
         let runtime = function.runtime().to_string();
         let memory_limit = shoal_api::function_memory_limit(&function.spec) as usize;
-        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{env:?}|{mounts:?}");
+        let port = function
+            .status
+            .as_ref()
+            .and_then(|s| s.serving_port)
+            .and_then(|p| u16::try_from(p).ok())
+            .filter(|p| *p > 0);
+        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{port:?}|{env:?}|{mounts:?}");
         let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
 
         let (unchanged, serving) = match self.lock().get(&key) {
@@ -174,6 +180,7 @@ impl NodeSync {
         }
         let mut config = FunctionConfig::from_env(runtime, env, memory_limit, &self.config.defaults);
         config.mounts = mounts.clone();
+        config.port = port;
         let entry = self.table.upsert(
             key.clone(),
             config,

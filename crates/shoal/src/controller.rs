@@ -39,6 +39,10 @@ pub struct ControllerArgs {
     /// The node pods' HTTP port.
     #[arg(long, env = "SHOAL_NODE_PORT", default_value_t = 8080)]
     node_port: i32,
+    /// Ports given to Functions, one each (FIRST-LAST): node pods serve a
+    /// Function on its port whatever the request's Host.
+    #[arg(long, env = "SHOAL_SERVING_PORTS", default_value = "16384-32767", value_parser = parse_port_range)]
+    serving_ports: std::ops::RangeInclusive<u16>,
     /// Build Jobs allowed at once, cluster-wide.
     #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
     max_concurrent_builds: usize,
@@ -69,6 +73,18 @@ pub struct ControllerArgs {
     /// ValidatingWebhookConfiguration to write the caBundle into.
     #[arg(long, env = "SHOAL_VALIDATING_WEBHOOK", default_value = "shoal-function-validation")]
     validating_webhook: String,
+}
+
+fn parse_port_range(text: &str) -> Result<std::ops::RangeInclusive<u16>, String> {
+    let (first, last) = text
+        .split_once('-')
+        .ok_or_else(|| format!("{text:?} is not FIRST-LAST"))?;
+    let port = |p: &str| p.trim().parse::<u16>().map_err(|e| format!("{p:?} is not a port: {e}"));
+    let (first, last) = (port(first)?, port(last)?);
+    if first == 0 || first > last {
+        return Err(format!("{text:?} is not a range of ports (FIRST >= 1, FIRST <= LAST)"));
+    }
+    Ok(first..=last)
 }
 
 pub fn print_crd() -> anyhow::Result<()> {
@@ -103,6 +119,7 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         registry_secret: args.registry_secret.filter(|s| !s.is_empty()),
         node_labels,
         node_port: args.node_port,
+        serving_ports: args.serving_ports,
         max_concurrent_builds: args.max_concurrent_builds.max(1),
         build_backoff_limit: args.build_backoff_limit,
         build_deadline: Duration::from_secs(args.build_deadline_secs),

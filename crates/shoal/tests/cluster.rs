@@ -239,6 +239,12 @@ impl Platform {
     /// Calls the Function the way its Service would route: to an address
     /// and port from its EndpointSlice, with the Service's host name.
     async fn call(&self, name: &str) -> (u16, String) {
+        self.call_with_host(name, &format!("{name}.{NS}.svc.cluster.local"))
+            .await
+    }
+
+    /// The Function's EndpointSlice address and port.
+    fn endpoint(&self, name: &str) -> (String, u16) {
         let slice: EndpointSlice = self
             .fake
             .get_as(&object_path(
@@ -250,16 +256,33 @@ impl Platform {
             .expect("EndpointSlice");
         let address = slice.endpoints.first().expect("an endpoint").addresses[0].clone();
         let port = slice.ports.unwrap()[0].port.unwrap();
-        assert_eq!(port, i32::from(self.node_addr.port()));
-        let stream = tokio::net::TcpStream::connect((address.as_str(), port as u16))
-            .await
-            .expect("connect");
+        (address, u16::try_from(port).expect("a port"))
+    }
+
+    /// Calls the Function at its EndpointSlice address and port with any
+    /// Host, as an Istio gateway forwards an APIRule's external host.
+    async fn call_with_host(&self, name: &str, host: &str) -> (u16, String) {
+        let (address, port) = self.endpoint(name);
+        // The node opens a Function's port as soon as it knows the
+        // Function; the test may be a moment ahead of it.
+        let mut attempts = 0;
+        let stream = loop {
+            match tokio::net::TcpStream::connect((address.as_str(), port)).await {
+                Ok(s) => break s,
+                Err(e) if attempts < 50 => {
+                    attempts += 1;
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => panic!("connecting to {address}:{port}: {e}"),
+            }
+        };
         let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
             .expect("handshake");
         tokio::spawn(connection);
         let request = http::Request::get("/")
-            .header("host", format!("{name}.{NS}.svc.cluster.local"))
+            .header("host", host)
             .body(http_body_util::Empty::<bytes::Bytes>::new())
             .expect("request");
         let response = sender.send_request(request).await.expect("response");
@@ -333,6 +356,91 @@ async fn kyma_lodash_samples_go_from_webhook_to_a_served_function() {
     // Both stay served side by side.
     assert_eq!(platform.call(&cjs).await.0, 200);
     assert_eq!(platform.function(&esm).status.unwrap().replicas, Some(1));
+}
+
+/// An APIRule exposes a Function under an external host and Istio forwards
+/// to the Service without rewriting the authority: the node picks the
+/// Function by the port its EndpointSlice names, not by the Host.
+#[tokio::test]
+async fn a_request_with_a_foreign_host_reaches_the_function_its_endpoint_port_names() {
+    let mut platform = Platform::start().await;
+    let orders = platform
+        .deploy(kyma_function(
+            "orders",
+            "module.exports = { main: (event) => 'orders saw ' + event.extensions.request.hostname };",
+            "",
+        ))
+        .await;
+    let stock = platform
+        .deploy(kyma_function("stock", "module.exports = { main: () => 'stock' };", ""))
+        .await;
+    let (orders_ip, orders_port) = platform.endpoint(&orders);
+    let (stock_ip, stock_port) = platform.endpoint(&stock);
+    // One node, one address, a port per Function; neither is the node's own.
+    assert_eq!(orders_ip, stock_ip);
+    assert_ne!(orders_port, stock_port);
+    assert_ne!(orders_port, platform.node_addr.port());
+    assert_eq!(
+        platform.function(&orders).status.unwrap().serving_port,
+        Some(i32::from(orders_port))
+    );
+
+    assert_eq!(
+        platform.call_with_host(&orders, "orders.example.com").await,
+        (200, "orders saw orders.example.com".to_string())
+    );
+    assert_eq!(
+        platform.call_with_host(&stock, "orders.example.com").await,
+        (200, "stock".to_string())
+    );
+    // A ClusterIP or port-forward caller: a bare address as Host.
+    assert_eq!(
+        platform.call_with_host(&stock, "10.96.0.17").await,
+        (200, "stock".to_string())
+    );
+
+    // On the node's own port the Host still decides: the foreign host is
+    // nobody's, the Service name is the Function's.
+    let own_port = |host: &str| {
+        let addr = platform.node_addr;
+        let host = host.to_string();
+        async move {
+            let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .expect("handshake");
+            tokio::spawn(connection);
+            let request = http::Request::get("/")
+                .header("host", host)
+                .body(http_body_util::Empty::<bytes::Bytes>::new())
+                .expect("request");
+            sender.send_request(request).await.expect("response").status().as_u16()
+        }
+    };
+    assert_eq!(own_port("orders.example.com").await, 404);
+    assert_eq!(own_port(&format!("stock.{NS}.svc.cluster.local")).await, 200);
+
+    // Deleting a Function closes its port; the other keeps answering.
+    let api: kube::Api<Function> = kube::Api::namespaced(platform.fake.client(), NS);
+    api.delete(&orders, &Default::default()).await.expect("delete");
+    platform.reconcile(&orders).await;
+    platform.sync.remove(NS, &orders);
+    let mut closed = false;
+    for _ in 0..50 {
+        if tokio::net::TcpStream::connect((orders_ip.as_str(), orders_port))
+            .await
+            .is_err()
+        {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(closed, "the deleted Function's port still accepts connections");
+    assert_eq!(
+        platform.call_with_host(&stock, "orders.example.com").await,
+        (200, "stock".to_string())
+    );
 }
 
 #[tokio::test]
