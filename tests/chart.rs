@@ -448,6 +448,7 @@ fn permissions(calls: &[Call]) -> BTreeSet<Permission> {
             (&Method::PATCH, _) if apply && !resource.contains('/') => vec!["patch", "create"],
             (&Method::PATCH, _) => vec!["patch"],
             (&Method::DELETE, _) => vec!["delete"],
+            (&Method::PUT, Some(_)) => vec!["update"],
             (m, _) => panic!("unexpected method {m}"),
         };
         for verb in verbs {
@@ -626,6 +627,15 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
         j["status"] = json!({"conditions": [{"type": "Failed", "status": "True"}]});
     });
     reconcile(&fake).await.expect("build failed");
+    // A user deletes the failed Job to retry: the same build starts again,
+    // and its Event is a repeat (an Event series, patched).
+    let jobs_api: kube::Api<k8s_openapi::api::batch::v1::Job> = kube::Api::namespaced(fake.client(), "apps");
+    jobs_api
+        .delete(jobs[0]["metadata"]["name"].as_str().unwrap(), &Default::default())
+        .await
+        .expect("delete the failed Job");
+    let test_delete = fake.calls().len() - 1;
+    reconcile(&fake).await.expect("build started again");
     fake.update(&job_path, |j| {
         j["status"] = json!({"conditions": [{"type": "Complete", "status": "True"}]});
     });
@@ -639,8 +649,33 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     let before_test_delete = fake.calls().len();
     reconcile(&fake).await.expect("cleanup");
     let mut calls = fake.calls();
-    // The test's own delete is not the controller's call.
+    // The test's own deletes are not the controller's calls.
     calls.remove(before_test_delete - 1);
+    calls.remove(test_delete);
+
+    // Replicas share one webhook certificate, and one of them leads.
+    shoal_controller::tls::WebhookCertificate::shared(fake.client(), RELEASE_NS, &["localhost".to_string()])
+        .await
+        .expect("webhook certificate");
+    let elector = shoal_controller::leader::LeaderElector::new(
+        fake.client(),
+        shoal_controller::leader::LeaseConfig::new(RELEASE_NS, "controller-a"),
+    );
+    assert!(elector.try_acquire_or_renew().await.expect("acquire"));
+    assert!(elector.try_acquire_or_renew().await.expect("renew"));
+    elector.step_down().await.expect("step down");
+    calls.extend(fake.calls().into_iter().skip(calls.len() + 2));
+    // Events were recorded, and a repeat was patched.
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.method == Method::POST && c.path.ends_with("/events"))
+    );
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.method == Method::PATCH && c.path.contains("/events/"))
+    );
     calls
 }
 

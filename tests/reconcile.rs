@@ -928,3 +928,155 @@ async fn a_build_job_the_api_server_refuses_fails_build_ready_with_its_message()
     cluster.try_reconcile("hello").await.expect("retry");
     assert_eq!(cluster.condition("hello", condition::BUILD_READY).1, "JobCreated");
 }
+
+/// The Events `kubectl describe function` shows, oldest first:
+/// `(type, reason, note)`.
+fn events(cluster: &Cluster, name: &str) -> Vec<(String, String, String)> {
+    cluster
+        .fake
+        .list(&format!("/apis/events.k8s.io/v1/namespaces/{NS}/events"))
+        .into_iter()
+        .filter(|e| e["regarding"]["name"] == name)
+        .map(|e| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (text(&e["type"]), text(&e["reason"]), text(&e["note"]))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn build_and_deploy_steps_are_recorded_as_events_on_the_function() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.reconcile("hello").await;
+    // Steady state: more passes record nothing new.
+    cluster.reconcile("hello").await;
+    let recorded = events(&cluster, "hello");
+    let reasons: Vec<&str> = recorded.iter().map(|(_, r, _)| r.as_str()).collect();
+    assert_eq!(reasons, ["BuildStarted", "BuildSucceeded", "Deployed"], "{recorded:?}");
+    assert!(recorded.iter().all(|(t, _, _)| t == "Normal"));
+    assert!(recorded[1].2.contains("sha256:aaaa"), "{recorded:?}");
+
+    // A failed build and a node that cannot load are Warnings, with why.
+    cluster.apply_function(
+        "broken",
+        json!({"source": {"inline": {"source": "module.exports = { main( }"}}}),
+    );
+    cluster.reconcile("broken").await;
+    let job = cluster
+        .jobs()
+        .into_iter()
+        .find(|j| j.metadata.name.as_deref().is_some_and(|n| n.starts_with("broken")))
+        .unwrap();
+    cluster.finish_job(&job, false, "handler.js:1:27: ERROR: Unexpected \"}\"");
+    cluster.reconcile("broken").await;
+    let failed = events(&cluster, "broken");
+    assert_eq!(
+        failed.last().map(|(t, r, _)| (t.as_str(), r.as_str())),
+        Some(("Warning", "BuildFailed"))
+    );
+    assert!(failed.last().unwrap().2.contains("Unexpected"), "{failed:?}");
+
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "unloadable").await;
+    cluster.node_fails("node-a", "unloadable", "pulling the artifact: connection refused");
+    cluster.reconcile("unloadable").await;
+    let load = events(&cluster, "unloadable");
+    assert_eq!(
+        load.last().map(|(t, r, _)| (t.as_str(), r.as_str())),
+        Some(("Warning", "LoadFailed"))
+    );
+    assert!(load.last().unwrap().2.contains("connection refused"), "{load:?}");
+}
+
+#[tokio::test]
+async fn leadership_goes_to_one_replica_and_is_handed_over_when_it_stops() {
+    use shoal_controller::leader::{LeaderElector, LeaseConfig};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    let fake = FakeKube::new();
+    let config = |identity: &str| LeaseConfig {
+        lease_duration: Duration::from_secs(2),
+        renew_every: Duration::from_millis(100),
+        ..LeaseConfig::new("shoal-system", identity)
+    };
+    let holder = |fake: &FakeKube| {
+        fake.get(&object_path(
+            "coordination.k8s.io/v1",
+            "Lease",
+            Some("shoal-system"),
+            "shoal-controller",
+        ))
+        .and_then(|l| l["spec"]["holderIdentity"].as_str().map(str::to_string))
+    };
+    // Two replicas run the election; each counts while it leads.
+    let leading = Arc::new(AtomicUsize::new(0));
+    let mut stops = Vec::new();
+    let mut tasks = Vec::new();
+    for identity in ["controller-a", "controller-b"] {
+        let elector = LeaderElector::new(fake.client(), config(identity));
+        let leading = leading.clone();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        stops.push((identity, Some(stop)));
+        tasks.push(tokio::spawn(async move {
+            elector
+                .run(
+                    async {
+                        leading.fetch_add(1, Ordering::SeqCst);
+                        std::future::pending::<()>().await;
+                    },
+                    async {
+                        let _ = stopped.await;
+                    },
+                )
+                .await
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(leading.load(Ordering::SeqCst), 1, "exactly one replica leads");
+    let first = holder(&fake).expect("a holder");
+
+    // The leader stops (a rollout): it steps down and the other takes over
+    // well within one lease duration.
+    let (_, stop) = stops.iter_mut().find(|(id, _)| *id == first).unwrap();
+    let _ = stop.take().unwrap().send(());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    while holder(&fake).as_deref() == Some(first.as_str()) || holder(&fake).is_none() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no handover: {:?}",
+            holder(&fake)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let second = holder(&fake).unwrap();
+    assert_ne!(second, first);
+    assert_eq!(leading.load(Ordering::SeqCst), 2);
+
+    // The new leader crashes (no step-down): a third replica waits for the
+    // lease to run out, then takes over.
+    for task in &tasks {
+        task.abort();
+    }
+    let third = LeaderElector::new(fake.client(), config("controller-c"));
+    assert!(
+        !third.try_acquire_or_renew().await.expect("try"),
+        "the lease is still fresh"
+    );
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert!(third.try_acquire_or_renew().await.expect("take over"));
+    assert_eq!(holder(&fake).as_deref(), Some("controller-c"));
+    let lease = fake
+        .get(&object_path(
+            "coordination.k8s.io/v1",
+            "Lease",
+            Some("shoal-system"),
+            "shoal-controller",
+        ))
+        .unwrap();
+    assert_eq!(lease["spec"]["leaseTransitions"], 2);
+}

@@ -56,6 +56,8 @@ pub fn object_path(api_version: &str, kind: &str, namespace: Option<&str>, name:
         "Job" => "jobs",
         "EndpointSlice" => "endpointslices",
         "Namespace" => "namespaces",
+        "Lease" => "leases",
+        "Event" => "events",
         "MutatingWebhookConfiguration" => "mutatingwebhookconfigurations",
         "ValidatingWebhookConfiguration" => "validatingwebhookconfigurations",
         other => panic!("fake API: no plural known for {other}"),
@@ -322,7 +324,15 @@ impl FakeKube {
                 let plural = segments.last().copied().unwrap_or("");
                 let looks_like_collection = matches!(
                     plural,
-                    "functions" | "configmaps" | "secrets" | "pods" | "services" | "jobs" | "endpointslices"
+                    "functions"
+                        | "configmaps"
+                        | "secrets"
+                        | "pods"
+                        | "services"
+                        | "jobs"
+                        | "endpointslices"
+                        | "leases"
+                        | "events"
                 );
                 if !looks_like_collection {
                     return status(404, "NotFound", &format!("{path} not found"));
@@ -364,6 +374,38 @@ impl FakeKube {
                 object["metadata"]["creationTimestamp"] = json!("2026-11-21T10:00:00Z");
                 state.objects.insert(target, object.clone());
                 (201, object)
+            }
+            Method::PUT => {
+                // Replace, with optimistic concurrency: a stale
+                // resourceVersion is refused as the API server does.
+                let Some(existing) = state.objects.get(&object_path).cloned() else {
+                    return status(404, "NotFound", &format!("{object_path} not found"));
+                };
+                let mut object = body;
+                let sent = object["metadata"]["resourceVersion"].as_str().unwrap_or("").to_string();
+                let current = existing["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string();
+                if !sent.is_empty() && sent != current {
+                    let name = existing["metadata"]["name"].as_str().unwrap_or("");
+                    return status(
+                        409,
+                        "Conflict",
+                        &format!(
+                            "Operation cannot be fulfilled on {name}: the object has been modified; please apply your changes to the latest version and try again"
+                        ),
+                    );
+                }
+                if let Some(refused) = crate::validation::validate(&object) {
+                    return (422, refused);
+                }
+                for kept in ["uid", "creationTimestamp", "generation"] {
+                    object["metadata"][kept] = existing["metadata"][kept].clone();
+                }
+                object["metadata"]["resourceVersion"] = json!(version.to_string());
+                state.objects.insert(object_path, object.clone());
+                (200, object)
             }
             Method::PATCH => {
                 let existing = state.objects.get(&object_path).cloned();

@@ -9,11 +9,15 @@
 //!   Service per Function whose EndpointSlice lists the node pods serving it,
 //!   at the Function's own serving port ([`ports`]).
 //!
+//! - [`leader`]: leader election over a Lease, so replicas can run side by
+//!   side with one reconciling.
+//!
 //! This crate talks to the API server only. It never builds or runs a
 //! Function (the build Job and the node servers do), and it owns none of the
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
 
 pub mod crd;
+pub mod leader;
 pub mod metrics;
 pub mod ports;
 pub mod reconcile;

@@ -19,10 +19,11 @@ use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams, PropagationPolicy};
 use kube::runtime::controller::{Action, Controller};
+use kube::runtime::events::{Event, EventType, Recorder, Reporter};
 use kube::runtime::finalizer::{Event as Finalizer, finalizer};
 use kube::runtime::reflector::{ObjectRef, Store};
 use kube::runtime::{WatchStreamExt, reflector, watcher};
-use kube::{Client, ResourceExt};
+use kube::{Client, Resource, ResourceExt};
 use serde::Deserialize;
 use shoal_api::cluster;
 use shoal_api::{Condition, Function, FunctionStatus, condition};
@@ -201,6 +202,8 @@ pub struct Context {
     /// Held while counting running builds and starting one, so concurrent
     /// reconciles cannot both take the last build slot.
     build_slots: Mutex<()>,
+    /// Records Kubernetes Events on Functions.
+    recorder: Recorder,
     /// Serving ports by Function.
     ports: std::sync::Mutex<Ports>,
     /// All Functions (the controller's watch cache), from which the port
@@ -216,7 +219,16 @@ struct Ports {
 impl Context {
     /// A context for reconciles.
     pub fn new(client: Client, config: ControllerConfig, nodes: NodeView) -> Self {
+        let reporter = Reporter {
+            controller: cluster::CONTROLLER_MANAGER.into(),
+            // The pod's name where the downward API gives it.
+            instance: std::env::var("POD_NAME")
+                .or_else(|_| std::env::var("HOSTNAME"))
+                .ok()
+                .or_else(|| Some(cluster::CONTROLLER_MANAGER.into())),
+        };
         Self {
+            recorder: Recorder::new(client.clone(), reporter),
             client,
             ports: std::sync::Mutex::new(Ports {
                 allocator: crate::ports::PortAllocator::new(config.serving_ports.clone()),
@@ -424,9 +436,87 @@ impl StatusWriter {
             &Patch::Apply(&patch),
         )
         .await?;
-        self.on_server = Some(status);
+        let before = self.on_server.replace(status.clone());
+        let earlier = before.map(|s| s.conditions).unwrap_or_default();
+        for event in events_between(&earlier, &status.conditions) {
+            if let Err(e) = ctx.recorder.publish(&event, &function.object_ref(&())).await {
+                tracing::warn!(namespace = %function.namespace().unwrap_or_default(), name = %function.name_any(), error = %e, reason = %event.reason, "recording an Event");
+            }
+        }
         Ok(())
     }
+}
+
+/// The Kubernetes Events a status change is worth: build started,
+/// succeeded or failed, deployed, and a node failing to load the Function.
+fn events_between(before: &[Condition], after: &[Condition]) -> Vec<Event> {
+    let find = |conditions: &[Condition], type_: &str| {
+        conditions.iter().find(|c| c.type_ == type_).map(|c| {
+            (
+                c.status.clone(),
+                c.reason.clone().unwrap_or_default(),
+                c.message.clone().unwrap_or_default(),
+            )
+        })
+    };
+    let mut events = Vec::new();
+    for (type_, status, reason, event_reason, action, warning) in [
+        (
+            condition::BUILD_READY,
+            "Unknown",
+            "JobCreated",
+            "BuildStarted",
+            "Build",
+            false,
+        ),
+        (
+            condition::BUILD_READY,
+            "True",
+            "JobFinished",
+            "BuildSucceeded",
+            "Build",
+            false,
+        ),
+        (
+            condition::BUILD_READY,
+            "False",
+            "JobFailed",
+            "BuildFailed",
+            "Build",
+            true,
+        ),
+        (
+            condition::RUNNING,
+            "True",
+            "DeploymentReady",
+            "Deployed",
+            "Deploy",
+            false,
+        ),
+        (
+            condition::RUNNING,
+            "False",
+            "DeploymentFailed",
+            "LoadFailed",
+            "Deploy",
+            true,
+        ),
+    ] {
+        let now = find(after, type_);
+        let was = find(before, type_);
+        let matches =
+            |c: &Option<(String, String, String)>| c.as_ref().is_some_and(|(s, r, _)| s == status && r == reason);
+        if matches(&now) && !matches(&was) {
+            events.push(Event {
+                type_: if warning { EventType::Warning } else { EventType::Normal },
+                reason: event_reason.into(),
+                note: now.map(|(_, _, message)| message),
+                action: action.into(),
+                secondary: None,
+            });
+        }
+    }
+    events
 }
 
 fn apply_params() -> PatchParams {

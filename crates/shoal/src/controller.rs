@@ -4,6 +4,7 @@ use std::{collections::BTreeMap, net::SocketAddr, time::Duration};
 
 use anyhow::Context;
 use clap::Args;
+use shoal_controller::leader::{LeaderElector, LeaseConfig};
 use shoal_controller::{ControllerConfig, tls::WebhookCertificate, webhook};
 
 #[derive(Args)]
@@ -11,6 +12,10 @@ pub struct ControllerArgs {
     /// Namespace of the controller and the node pods.
     #[arg(long, env = "POD_NAMESPACE", default_value = "shoal-system")]
     namespace: String,
+    /// This replica's name (the pod's): its identity in leader election and
+    /// on the Events it records.
+    #[arg(long, env = "POD_NAME", default_value = "shoal-controller")]
+    pod_name: String,
     /// Image of the build Jobs.
     #[arg(long, env = "SHOAL_BUILDER_IMAGE")]
     builder_image: String,
@@ -129,7 +134,11 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         .context("connecting to the Kubernetes API (in-cluster config or KUBECONFIG)")?;
 
     let names = shoal_controller::tls::service_dns_names(&args.webhook_service, &args.namespace);
-    let certificate = WebhookCertificate::generate(&names)?;
+    // Every replica serves the webhooks (they are stateless), all with the
+    // one certificate whose CA is in the webhook configurations.
+    let certificate = WebhookCertificate::shared(client.clone(), &args.namespace, &names)
+        .await
+        .context("getting the webhook certificate")?;
     let listener = tokio::net::TcpListener::bind(args.webhook_listen)
         .await
         .with_context(|| format!("listening on {}", args.webhook_listen))?;
@@ -169,9 +178,31 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         }
     }
 
-    tracing::info!(namespace = %args.namespace, "controller running");
-    shoal_controller::run(client, config, crate::node_support::shutdown_signal()).await;
+    tracing::info!(namespace = %args.namespace, identity = %args.pod_name, "controller running; waiting to lead");
+    // One replica reconciles; the others serve webhooks and wait for the Lease.
+    let elector = LeaderElector::new(client.clone(), LeaseConfig::new(&args.namespace, &args.pod_name));
+    let (stop_leading, stopped) = tokio::sync::oneshot::channel::<()>();
+    let shutdown = async move {
+        crate::node_support::shutdown_signal().await;
+        let _ = stop_leading.send(());
+    };
+    let reconciling = shoal_controller::run(client, config, async move {
+        let _ = stopped.await;
+    });
+    let mut shutdown = std::pin::pin!(shutdown);
+    let shutting_down = std::sync::atomic::AtomicBool::new(false);
+    let led = elector
+        .run(reconciling, async {
+            (&mut shutdown).await;
+            shutting_down.store(true, std::sync::atomic::Ordering::SeqCst);
+        })
+        .await;
     webhooks.abort();
     metrics.abort();
+    if led && !shutting_down.load(std::sync::atomic::Ordering::SeqCst) {
+        // Another replica holds the Lease now: restart and queue up again,
+        // with no reconcile of this replica still in flight.
+        anyhow::bail!("lost the leader lease");
+    }
     Ok(())
 }
