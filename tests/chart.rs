@@ -713,6 +713,7 @@ async fn node_calls() -> Vec<Call> {
             defaults: Default::default(),
             publish_every: Duration::from_secs(1),
             retry_every: Duration::from_secs(30),
+            concurrency: 16,
             secrets_dir: std::env::temp_dir().join(format!("shoal-secrets-{}", std::process::id())),
             secret_refresh_every: Duration::from_secs(30),
         },

@@ -837,3 +837,126 @@ async fn functions_from_oci_artifacts_are_pulled_once_and_cached_by_digest() {
     assert_eq!(node.table.stats.artifact_pulls.load(Relaxed), 0);
     node.stop().await;
 }
+
+/// Built wasm for a tiny Function.
+async fn wasm(source: &str) -> Vec<u8> {
+    let inputs = shoal_api::BuildInputs {
+        source: source.into(),
+        dependencies: None,
+        runtime: "nodejs22".into(),
+        files: Default::default(),
+    };
+    builder()
+        .build(&inputs, shoal_build::Linking::Dynamic)
+        .await
+        .unwrap()
+        .wasm
+}
+
+#[tokio::test]
+async fn an_entry_replaced_while_its_module_loads_leaves_the_memory_account_exact() {
+    let one = Arc::new(wasm("module.exports = { main: () => 'one' };").await);
+    let two = Arc::new(wasm("module.exports = { main: () => 'two, a little longer' };").await);
+    let key = FunctionKey::new("shop", "f");
+
+    // What version two alone accounts for.
+    let alone = FunctionTable::new(runtime(), TableConfig::default());
+    let entry = alone.upsert(key.clone(), FunctionConfig::default(), ModuleSource::Bytes(two.clone()));
+    alone.module(&entry).await.unwrap();
+    let two_bytes = alone.loaded_bytes();
+    assert!(two_bytes > 0);
+
+    let table = Arc::new(FunctionTable::new(runtime(), TableConfig::default()));
+    let first = table.upsert(key.clone(), FunctionConfig::default(), ModuleSource::Bytes(one));
+    // Version one starts loading (compiling takes milliseconds off this
+    // thread); version two replaces it meanwhile.
+    let loading = tokio::spawn({
+        let table = table.clone();
+        let first = first.clone();
+        async move { table.module(&first).await.map(|_| ()) }
+    });
+    tokio::task::yield_now().await;
+    let second = table.upsert(key.clone(), FunctionConfig::default(), ModuleSource::Bytes(two));
+    loading
+        .await
+        .unwrap()
+        .expect("the request on version one still gets its module");
+    table.module(&second).await.unwrap();
+    drop(first);
+    assert_eq!(table.loaded_bytes(), two_bytes, "only the serving version is counted");
+
+    table.remove(&key);
+    drop(second);
+    assert_eq!(table.loaded_bytes(), 0);
+}
+
+#[tokio::test]
+async fn two_watch_events_for_one_function_load_it_once() {
+    use futures::StreamExt;
+    use kube::runtime::watcher::Event;
+
+    let digest_hex = "ab".repeat(32);
+    let artifacts = tempfile::tempdir().unwrap();
+    std::fs::write(
+        artifacts.path().join(format!("sha256-{digest_hex}.wasm")),
+        wasm("module.exports = { main: () => 'synced' };").await,
+    )
+    .unwrap();
+    let table = Arc::new(FunctionTable::new(
+        runtime(),
+        TableConfig {
+            artifact_dir: Some(artifacts.path().to_path_buf()),
+            ..TableConfig::default()
+        },
+    ));
+    let fake = shoal_tests::fake_kube::FakeKube::new();
+    let sync = shoal_sync::NodeSync::new(
+        fake.client(),
+        table.clone(),
+        shoal_sync::SyncConfig {
+            pod_name: "node-a".into(),
+            pod_namespace: "shoal-system".into(),
+            pod_uid: None,
+            defaults: Default::default(),
+            publish_every: Duration::from_millis(50),
+            retry_every: Duration::from_secs(30),
+            concurrency: 16,
+            secrets_dir: tempfile::tempdir().unwrap().keep(),
+            secret_refresh_every: Duration::from_secs(3600),
+        },
+    );
+    let function: shoal_api::Function = serde_json::from_value(json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+        "metadata": {"name": "f", "namespace": "shop", "resourceVersion": "1"},
+        "spec": {"source": {"inline": {"source": "x"}}},
+        "status": {"artifact": format!("127.0.0.1:1/shop/f@sha256:{digest_hex}"), "servingPort": 24000}
+    }))
+    .unwrap();
+    let mut touched = function.clone();
+    touched.metadata.resource_version = Some("2".into());
+    // A watch that delivers the Function twice at once, then stays open.
+    let events = futures::stream::iter(vec![
+        Ok(Event::Init),
+        Ok(Event::InitApply(function)),
+        Ok(Event::InitDone),
+        Ok(Event::Apply(touched)),
+    ])
+    .chain(futures::stream::pending());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let running = tokio::spawn(sync.clone().run_with(events, async move {
+        let _ = stopped.await;
+    }));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while sync.served().is_empty() {
+        assert!(Instant::now() < deadline, "never served");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let loads = table.stats.loads.load(std::sync::atomic::Ordering::Relaxed);
+    let reads = table.stats.artifact_hits.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!((loads, reads), (1, 1), "one load and one artifact read");
+    let entry = table.get(&FunctionKey::new("shop", "f")).expect("in the table");
+    assert_eq!(entry.config.port, Some(24000));
+    let _ = stop.send(());
+    running.await.unwrap();
+}

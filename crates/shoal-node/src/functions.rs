@@ -195,10 +195,36 @@ pub struct FunctionEntry {
     last_used: AtomicU64,
 }
 
-#[derive(Clone)]
 struct Loaded {
     module: FunctionModule,
+    /// The module's share of the table's memory account, given back when
+    /// the module is dropped: unloaded, evicted, or its entry replaced.
+    charge: MemoryCharge,
+}
+
+/// Bytes counted in [`FunctionTable::loaded_bytes`] for as long as this
+/// lives. Tying the count to the module's lifetime keeps it exact however
+/// the module goes, including a load that finishes after its entry was
+/// replaced.
+struct MemoryCharge {
     bytes: usize,
+    account: Arc<AtomicU64>,
+}
+
+impl MemoryCharge {
+    fn new(bytes: usize, account: &Arc<AtomicU64>) -> Self {
+        account.fetch_add(bytes as u64, Ordering::Relaxed);
+        Self {
+            bytes,
+            account: account.clone(),
+        }
+    }
+}
+
+impl Drop for MemoryCharge {
+    fn drop(&mut self) {
+        self.account.fetch_sub(self.bytes as u64, Ordering::Relaxed);
+    }
 }
 
 impl FunctionEntry {
@@ -211,12 +237,11 @@ impl FunctionEntry {
         self.last_used.store(now, Ordering::Relaxed);
     }
 
-    fn unload(&self) -> usize {
+    /// Drops the module (its memory charge with it).
+    fn unload(&self) {
         self.warm.clear();
-        match self.loaded.write() {
-            Ok(mut l) => l.take().map_or(0, |l| l.bytes),
-            Err(_) => 0,
-        }
+        let dropped = self.loaded.write().ok().and_then(|mut l| l.take());
+        drop(dropped);
     }
 }
 
@@ -252,7 +277,7 @@ pub struct FunctionTable {
     metrics: Mutex<HashMap<FunctionKey, Arc<FunctionMetrics>>>,
     versions: AtomicU64,
     clock: AtomicU64,
-    loaded_bytes: AtomicU64,
+    loaded_bytes: Arc<AtomicU64>,
     warm_budget: Arc<WarmBudget>,
     /// Bumped on every upsert and removal (the node follows it to open and
     /// close Function ports).
@@ -287,7 +312,7 @@ impl FunctionTable {
             metrics: Mutex::default(),
             versions: AtomicU64::new(0),
             clock: AtomicU64::new(0),
-            loaded_bytes: AtomicU64::new(0),
+            loaded_bytes: Arc::new(AtomicU64::new(0)),
             changes: tokio::sync::watch::Sender::new(0),
             stats: TableStats::default(),
         }
@@ -356,7 +381,7 @@ impl FunctionTable {
         };
         self.changes.send_modify(|n| *n += 1);
         if let Some(old) = previous {
-            self.release(old.unload());
+            old.unload();
             tracing::info!(function = %key, version = entry.version, source = %entry.source.describe(), "Function updated");
         } else {
             tracing::info!(function = %key, version = entry.version, source = %entry.source.describe(), "Function added");
@@ -372,7 +397,7 @@ impl FunctionTable {
         };
         if let Some(old) = &removed {
             self.changes.send_modify(|n| *n += 1);
-            self.release(old.unload());
+            old.unload();
             if let Ok(mut m) = self.metrics.lock() {
                 m.remove(key);
             }
@@ -448,11 +473,13 @@ impl FunctionTable {
             Ok(loaded) => {
                 self.stats.loads.fetch_add(1, Ordering::Relaxed);
                 let module = loaded.module.clone();
-                let bytes = loaded.bytes;
-                if let Ok(mut slot) = entry.loaded.write() {
+                let bytes = loaded.charge.bytes;
+                let current = self.get(&entry.key).is_some_and(|e| e.version == entry.version);
+                if current && let Ok(mut slot) = entry.loaded.write() {
                     *slot = Some(loaded);
                 }
-                self.loaded_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                // A replaced or removed entry does not keep its module: the
+                // request that asked for it runs, and the charge goes with it.
                 tracing::info!(function = %entry.key, version = entry.version, bytes, elapsed_us = started.elapsed().as_micros() as u64, "Function loaded");
                 self.evict_beyond_budget(&entry.key);
                 Ok(module)
@@ -478,7 +505,7 @@ impl FunctionTable {
             .map_err(|e| LoadError::Invalid(format!("the loader panicked: {e}")))?
             .map_err(|e| LoadError::Invalid(e.to_string()))?;
         Ok(Loaded {
-            bytes: wasm.len() + module.code_bytes(),
+            charge: MemoryCharge::new(wasm.len() + module.code_bytes(), &self.loaded_bytes),
             module,
         })
     }
@@ -509,12 +536,6 @@ impl FunctionTable {
         Ok(pulled.wasm)
     }
 
-    fn release(&self, bytes: usize) {
-        if bytes > 0 {
-            self.loaded_bytes.fetch_sub(bytes as u64, Ordering::Relaxed);
-        }
-    }
-
     fn evict_beyond_budget(&self, keep: &FunctionKey) {
         if self.loaded_bytes() as usize <= self.config.memory_budget {
             return;
@@ -531,7 +552,7 @@ impl FunctionTable {
             if self.loaded_bytes() as usize <= self.config.memory_budget {
                 break;
             }
-            self.release(entry.unload());
+            entry.unload();
             evicted += 1;
             self.stats.evictions.fetch_add(1, Ordering::Relaxed);
             tracing::info!(function = %entry.key, "Function evicted (least recently used)");

@@ -10,6 +10,10 @@
 //! the node pod (owned by it, so it goes when the pod goes); the controller
 //! reads it to fill each Function's EndpointSlice and Running condition.
 //!
+//! Functions are reconciled by kube's controller runtime (one pass at a
+//! time per Function, bounded concurrency, retries), so two changes seen
+//! together load a module once.
+//!
 //! This crate never writes Functions and never builds: it only reads the
 //! cluster's desired state and reports the node's actual state. The only
 //! files it writes are the mounted Secrets under [`SyncConfig::secrets_dir`].
@@ -23,6 +27,8 @@ use futures::StreamExt;
 use k8s_openapi::api::core::v1::{ConfigMap, EnvVar, Secret};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use kube::api::{Api, Patch, PatchParams};
+use kube::runtime::controller::{Action, Config as ControllerRuntime, Controller};
+use kube::runtime::reflector::{self, ObjectRef, reflector};
 use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, ResourceExt};
 use shoal_api::Function;
@@ -49,6 +55,8 @@ pub struct SyncConfig {
     pub publish_every: Duration,
     /// How often Functions that failed to load are tried again.
     pub retry_every: Duration,
+    /// Functions loaded at once.
+    pub concurrency: u16,
     /// Where mounted Secrets are written (one folder per Secret version).
     pub secrets_dir: PathBuf,
     /// How often mounted Secrets are re-read.
@@ -307,55 +315,89 @@ impl NodeSync {
 
     /// Follows Functions until `shutdown` completes, publishing the served set
     /// as it changes and retrying failed loads.
-    pub async fn run(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()>) {
-        let publisher = tokio::spawn(self.clone().publish_loop());
-        let retrier = tokio::spawn(self.clone().retry_loop());
-        let secret_refresher = tokio::spawn(self.clone().secret_refresh_loop());
+    pub async fn run(self: Arc<Self>, shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static) {
         let api: Api<Function> = Api::all(self.client.clone());
-        let mut events = std::pin::pin!(watcher(api, watcher::Config::default()).default_backoff());
-        let mut shutdown = std::pin::pin!(shutdown);
+        self.run_with(watcher(api, watcher::Config::default()).default_backoff(), shutdown)
+            .await;
+    }
+
+    /// [`Self::run`] on `events`, a watch of Functions.
+    ///
+    /// Each Function is reconciled by kube's controller runtime: one pass
+    /// at a time per Function, several changes seen during a pass make one
+    /// more pass, at most [`SyncConfig::concurrency`] Functions are worked
+    /// on at once, and a failed load is retried every
+    /// [`SyncConfig::retry_every`]. A deleted Function is taken off the node
+    /// as the watch reports it.
+    pub async fn run_with<S>(
+        self: Arc<Self>,
+        events: S,
+        shutdown: impl std::future::Future<Output = ()> + Send + Sync + 'static,
+    ) where
+        S: futures::Stream<Item = Result<watcher::Event<Function>, watcher::Error>> + Send + 'static,
+    {
+        let publisher = tokio::spawn(self.clone().publish_loop());
+        let (refresh, refreshes) = tokio::sync::mpsc::channel::<ObjectRef<Function>>(1024);
+        let secret_refresher = tokio::spawn(self.clone().secret_refresh_loop(refresh));
+        let (reader, writer) = reflector::store();
+        let removals = self.clone();
         let mut listed: Option<BTreeSet<FunctionKey>> = None;
-        loop {
-            let event = tokio::select! {
-                event = events.next() => event,
-                () = &mut shutdown => break,
-            };
-            match event {
-                None => break,
-                Some(Err(e)) => tracing::warn!(error = %e, "watching Functions"),
-                Some(Ok(watcher::Event::Init)) => listed = Some(BTreeSet::new()),
-                Some(Ok(watcher::Event::InitApply(f))) => {
-                    if let Some(seen) = listed.as_mut() {
-                        seen.insert(FunctionKey::new(f.namespace().unwrap_or_default(), f.name_any()));
+        let events = reflector(writer, events)
+            .inspect(move |event| removals.follow_removals(event, &mut listed))
+            .touched_objects();
+        let concurrency = self.config.concurrency;
+        Controller::for_stream(events, reader)
+            .reconcile_on(futures::stream::unfold(refreshes, |mut rx| async move {
+                rx.recv().await.map(|r| (r, rx))
+            }))
+            .with_config(ControllerRuntime::default().concurrency(concurrency))
+            .graceful_shutdown_on(shutdown)
+            .run(
+                |function, this: Arc<Self>| async move {
+                    let (namespace, name) = (function.namespace().unwrap_or_default(), function.name_any());
+                    match this.apply(function).await {
+                        Ok(()) => Ok(Action::await_change()),
+                        Err(e) => {
+                            tracing::warn!(%namespace, %name, error = %e, "Function not served on this node");
+                            Err(e)
+                        }
                     }
-                    self.spawn_apply(f);
-                }
-                Some(Ok(watcher::Event::InitDone)) => {
-                    // A Function deleted while the watch was down.
-                    let seen = listed.take().unwrap_or_default();
-                    let gone: Vec<FunctionKey> = self.lock().keys().filter(|k| !seen.contains(k)).cloned().collect();
-                    for key in gone {
-                        self.remove(&key.namespace, &key.name);
-                    }
-                }
-                Some(Ok(watcher::Event::Apply(f))) => self.spawn_apply(f),
-                Some(Ok(watcher::Event::Delete(f))) => self.remove(&f.namespace().unwrap_or_default(), &f.name_any()),
-            }
-        }
+                },
+                |_, _, this: Arc<Self>| Action::requeue(this.config.retry_every),
+                self.clone(),
+            )
+            .for_each(|_| async {})
+            .await;
         publisher.abort();
-        retrier.abort();
         secret_refresher.abort();
     }
 
-    fn spawn_apply(self: &Arc<Self>, function: Function) {
-        let this = self.clone();
-        tokio::spawn(async move {
-            let namespace = function.namespace().unwrap_or_default();
-            let name = function.name_any();
-            if let Err(e) = this.apply(Arc::new(function)).await {
-                tracing::warn!(%namespace, %name, error = %e, "Function not served on this node");
+    /// Takes Functions off the node as the watch reports them gone: deleted,
+    /// or missing from a re-list (deleted while the watch was down).
+    fn follow_removals(
+        &self,
+        event: &Result<watcher::Event<Function>, watcher::Error>,
+        listed: &mut Option<BTreeSet<FunctionKey>>,
+    ) {
+        let key = |f: &Function| FunctionKey::new(f.namespace().unwrap_or_default(), f.name_any());
+        match event {
+            Ok(watcher::Event::Init) => *listed = Some(BTreeSet::new()),
+            Ok(watcher::Event::InitApply(f)) => {
+                if let Some(seen) = listed.as_mut() {
+                    seen.insert(key(f));
+                }
             }
-        });
+            Ok(watcher::Event::InitDone) => {
+                let seen = listed.take().unwrap_or_default();
+                let gone: Vec<FunctionKey> = self.lock().keys().filter(|k| !seen.contains(k)).cloned().collect();
+                for key in gone {
+                    self.remove(&key.namespace, &key.name);
+                }
+            }
+            Ok(watcher::Event::Delete(f)) => self.remove(&f.namespace().unwrap_or_default(), &f.name_any()),
+            Ok(watcher::Event::Apply(_)) => {}
+            Err(e) => tracing::warn!(error = %e, "watching Functions"),
+        }
     }
 
     async fn publish_loop(self: Arc<Self>) {
@@ -373,22 +415,6 @@ impl NodeSync {
                 () = tokio::time::sleep(Duration::from_secs(30)) => {}
             }
             tokio::time::sleep(self.config.publish_every).await;
-        }
-    }
-
-    async fn retry_loop(self: Arc<Self>) {
-        loop {
-            tokio::time::sleep(self.config.retry_every).await;
-            let failed: Vec<Arc<Function>> = self
-                .failures
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .values()
-                .map(|(function, _)| function.clone())
-                .collect();
-            for function in failed {
-                let _ = self.apply(function).await;
-            }
         }
     }
 
@@ -464,21 +490,30 @@ impl NodeSync {
     /// Re-reads the Secrets of every Function that mounts some; a changed
     /// Secret replaces the Function's entry with the new files mounted.
     pub async fn refresh_secret_mounts(&self) {
-        let mounting: Vec<Arc<Function>> = self
-            .lock()
-            .values()
-            .filter(|d| !d.function.spec.secret_mounts.is_empty())
-            .map(|d| d.function.clone())
-            .collect();
-        for function in mounting {
+        for function in self.mounting() {
             let _ = self.apply(function).await;
         }
     }
 
-    async fn secret_refresh_loop(self: Arc<Self>) {
+    /// Functions that mount Secrets.
+    fn mounting(&self) -> Vec<Arc<Function>> {
+        self.lock()
+            .values()
+            .filter(|d| !d.function.spec.secret_mounts.is_empty())
+            .map(|d| d.function.clone())
+            .collect()
+    }
+
+    /// Asks the controller to reconcile each Function that mounts Secrets,
+    /// every [`SyncConfig::secret_refresh_every`].
+    async fn secret_refresh_loop(self: Arc<Self>, refresh: tokio::sync::mpsc::Sender<ObjectRef<Function>>) {
         loop {
             tokio::time::sleep(self.config.secret_refresh_every).await;
-            self.refresh_secret_mounts().await;
+            for function in self.mounting() {
+                if refresh.send(ObjectRef::from_obj(function.as_ref())).await.is_err() {
+                    return;
+                }
+            }
         }
     }
 

@@ -103,6 +103,7 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
                 defaults: args.node.function_defaults(),
                 publish_every: std::time::Duration::from_secs(1),
                 retry_every: std::time::Duration::from_secs(30),
+                concurrency: 16,
                 secrets_dir: args
                     .secrets_dir
                     .clone()

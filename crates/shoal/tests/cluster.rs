@@ -76,6 +76,7 @@ impl Platform {
                 defaults: FunctionDefaults::default(),
                 publish_every: Duration::from_millis(100),
                 retry_every: Duration::from_secs(30),
+                concurrency: 16,
                 secrets_dir: std::env::temp_dir().join(format!("shoal-secrets-{}", std::process::id())),
                 secret_refresh_every: Duration::from_secs(30),
             },
