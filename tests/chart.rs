@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::Method;
-use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use k8s_openapi::api::core::v1::Pod;
 use kube::runtime::reflector;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -571,7 +571,6 @@ fn assert_exact_rbac(rendered: &Rendered, account: &str, needed: &BTreeSet<Permi
 async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     let fake = FakeKube::new();
     let (pods, _pod_writer) = reflector::store::<Pod>();
-    let (statuses, _status_writer) = reflector::store::<ConfigMap>();
     let ctx = Arc::new(Context::new(
         fake.client(),
         ControllerConfig {
@@ -579,7 +578,7 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
             registry_secret: registry_secret.map(str::to_string),
             ..ControllerConfig::default()
         },
-        NodeView { pods, statuses },
+        NodeView::new(pods),
     ));
     if let Some(name) = registry_secret {
         fake.put(json!({"apiVersion": "v1", "kind": "Secret",
@@ -724,7 +723,12 @@ async fn node_calls() -> Vec<Call> {
     sync.publish().await.expect("publish");
     // The failure is published for the controller, with why.
     let status = fake
-        .get(&object_path("v1", "ConfigMap", Some(RELEASE_NS), "shoal-node-node-a"))
+        .get(&object_path(
+            "v1",
+            "ConfigMap",
+            Some(RELEASE_NS),
+            &shoal_api::cluster::node_status_name("node-a", shoal_api::cluster::status_shard("apps", "f")),
+        ))
         .expect("node status");
     let errors = status["data"]["errors"].as_str().unwrap_or_default();
     assert!(errors.starts_with("apps/f loading the module"), "{errors}");

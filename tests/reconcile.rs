@@ -27,28 +27,14 @@ struct Cluster {
     fake: Arc<FakeKube>,
     ctx: Arc<Context>,
     pods: Writer<Pod>,
-    statuses: Writer<ConfigMap>,
 }
 
 impl Cluster {
     fn new(config: ControllerConfig) -> Self {
         let fake = FakeKube::new();
         let (pod_store, pods) = reflector::store();
-        let (status_store, statuses) = reflector::store();
-        let ctx = Arc::new(Context::new(
-            fake.client(),
-            config,
-            NodeView {
-                pods: pod_store,
-                statuses: status_store,
-            },
-        ));
-        Self {
-            fake,
-            ctx,
-            pods,
-            statuses,
-        }
+        let ctx = Arc::new(Context::new(fake.client(), config, NodeView::new(pod_store)));
+        Self { fake, ctx, pods }
     }
 
     fn default() -> Self {
@@ -63,19 +49,14 @@ impl Cluster {
     /// A restarted controller: same API, fresh memory.
     fn restarted(&self) -> Self {
         let (pod_store, pods) = reflector::store();
-        let (status_store, statuses) = reflector::store();
         Self {
             fake: self.fake.clone(),
             ctx: Arc::new(Context::new(
                 self.fake.client(),
                 self.ctx.config.clone(),
-                NodeView {
-                    pods: pod_store,
-                    statuses: status_store,
-                },
+                NodeView::new(pod_store),
             )),
             pods,
-            statuses,
         }
     }
 
@@ -188,37 +169,43 @@ impl Cluster {
         self.pods.apply_watcher_event(&watcher::Event::Delete(pod));
     }
 
-    /// A node publishing that it cannot load a Function.
+    /// A node publishing that it cannot load a Function (in the Function's
+    /// status shard, as nodes do).
     fn node_fails(&mut self, pod: &str, name: &str, message: &str) {
         let errors = std::collections::BTreeMap::from([((NS.to_string(), name.to_string()), message.to_string())]);
-        let status: ConfigMap = serde_json::from_value(json!({
-            "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": cluster::node_status_name(pod), "namespace": "shoal-system",
-                         "labels": {"shoal.dev/role": "node-status"}},
-            "data": {"functions": "", "errors": cluster::render_errors(&errors), "pod": pod}
-        }))
-        .expect("config map");
-        self.statuses.apply_watcher_event(&watcher::Event::Apply(status));
+        self.publish_shard(
+            pod,
+            cluster::status_shard(NS, name),
+            "",
+            &cluster::render_errors(&errors),
+        );
     }
 
-    /// A node publishing what it serves.
+    /// A node publishing what it serves: every shard, as a node does.
     fn node_serves(&mut self, pod: &str, served: &[(&str, &str, &str)]) {
-        let set = served
-            .iter()
-            .map(|(ns, name, digest)| cluster::ServedFunction {
-                namespace: ns.to_string(),
-                name: name.to_string(),
-                digest: digest.to_string(),
-            })
-            .collect();
+        for shard in 0..cluster::NODE_STATUS_SHARDS {
+            let set = served
+                .iter()
+                .filter(|(ns, name, _)| cluster::status_shard(ns, name) == shard)
+                .map(|(ns, name, digest)| cluster::ServedFunction {
+                    namespace: ns.to_string(),
+                    name: name.to_string(),
+                    digest: digest.to_string(),
+                })
+                .collect();
+            self.publish_shard(pod, shard, &cluster::render_served(&set), "");
+        }
+    }
+
+    fn publish_shard(&mut self, pod: &str, shard: usize, served: &str, errors: &str) {
         let status: ConfigMap = serde_json::from_value(json!({
             "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": cluster::node_status_name(pod), "namespace": "shoal-system",
+            "metadata": {"name": cluster::node_status_name(pod, shard), "namespace": "shoal-system",
                          "labels": {"shoal.dev/role": "node-status"}},
-            "data": {"functions": cluster::render_served(&set), "pod": pod}
+            "data": {"functions": served, "errors": errors, "pod": pod, "shard": shard.to_string()}
         }))
         .expect("config map");
-        self.statuses.apply_watcher_event(&watcher::Event::Apply(status));
+        self.ctx.nodes.statuses.apply(&watcher::Event::Apply(status));
     }
 
     fn slice_addresses(&self, name: &str) -> Vec<String> {

@@ -1,6 +1,8 @@
 //! The conventions the controller and the node servers share in a cluster:
 //! names and labels of the objects made for a Function, and the format in
-//! which a node publishes which Functions it serves.
+//! which a node publishes which Functions it serves (sharded over
+//! [`NODE_STATUS_SHARDS`] ConfigMaps per node, so no object grows towards the
+//! API server's 1 MiB limit with the number of Functions).
 //!
 //! Both sides read and write these objects independently, so the names live
 //! here, next to the types, rather than in either of them.
@@ -77,9 +79,30 @@ pub fn endpoint_slice_name(function: &str) -> String {
     format!("{function}-shoal")
 }
 
-/// Name of a node's status ConfigMap.
-pub fn node_status_name(pod: &str) -> String {
-    format!("shoal-node-{pod}")
+/// Status ConfigMaps each node publishes: its Functions are spread over
+/// them by [`status_shard`], so each holds about 1/32 of the Functions
+/// (about 30 KB at 10,000 Functions, far from the 1 MiB object limit) and a
+/// change to one Function rewrites one small object.
+pub const NODE_STATUS_SHARDS: usize = 32;
+/// Key of a node-status ConfigMap with its shard number.
+pub const NODE_SHARD_KEY: &str = "shard";
+/// Label on a node-status ConfigMap naming its node pod.
+pub const NODE_POD_LABEL: &str = "shoal.dev/node-pod";
+
+/// Name of one of a node's status ConfigMaps.
+pub fn node_status_name(pod: &str, shard: usize) -> String {
+    format!("shoal-node-{pod}-{shard:02}")
+}
+
+/// The status shard a Function is published in: a stable hash (FNV-1a) of
+/// `namespace/name`, the same on every node and in the controller.
+pub fn status_shard(namespace: &str, name: &str) -> usize {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in namespace.bytes().chain(std::iter::once(b'/')).chain(name.bytes()) {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash as usize % NODE_STATUS_SHARDS
 }
 
 /// The digest part of a digest-pinned reference (`…@sha256:…`).
@@ -162,6 +185,20 @@ mod tests {
         let name = build_job_name(&long, "0123456789abcdef");
         assert!(name.len() <= 63, "{name}");
         assert_ne!(build_job_name("f", "aaaaaaaaaaaa"), build_job_name("f", "bbbbbbbbbbbb"));
+    }
+
+    #[test]
+    fn shards_spread_functions_evenly() {
+        let mut counts = [0usize; NODE_STATUS_SHARDS];
+        for i in 0..10_000 {
+            counts[status_shard(&format!("ns-{}", i % 7), &format!("fn-{i}"))] += 1;
+        }
+        let (min, max) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+        assert!(*min > 250 && *max < 380, "{counts:?}");
+        assert_eq!(
+            node_status_name("shoal-node-7d9f-x2", 3),
+            "shoal-node-shoal-node-7d9f-x2-03"
+        );
     }
 
     #[test]

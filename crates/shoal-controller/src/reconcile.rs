@@ -8,7 +8,7 @@
 //! is written with server-side apply; conditions keep their transition time
 //! while their status holds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +27,6 @@ use kube::{Client, Resource, ResourceExt};
 use serde::Deserialize;
 use shoal_api::cluster;
 use shoal_api::{Condition, Function, FunctionStatus, condition};
-use tokio::sync::Mutex;
 
 use crate::resources;
 
@@ -114,68 +113,242 @@ impl ControllerConfig {
 pub struct NodeView {
     /// Node pods.
     pub pods: Store<Pod>,
-    /// Node status ConfigMaps (what each node serves).
-    pub statuses: Store<ConfigMap>,
+    /// What each node publishes, indexed by Function.
+    pub statuses: Arc<NodeStatuses>,
 }
 
 impl NodeView {
-    /// Ready node pods with the status ConfigMap each has published.
-    fn ready_with_status(&self) -> Vec<(Arc<Pod>, Arc<ConfigMap>)> {
-        let statuses = self.statuses.state();
-        let mut pods: Vec<(Arc<Pod>, Arc<ConfigMap>)> = self
-            .pods
+    /// A view of `pods` with nothing published yet.
+    pub fn new(pods: Store<Pod>) -> Self {
+        Self {
+            pods,
+            statuses: Arc::new(NodeStatuses::default()),
+        }
+    }
+
+    /// Ready node pods that have published their status, by name.
+    fn ready_with_status(&self) -> BTreeMap<String, Arc<Pod>> {
+        let statuses = self.statuses.lock();
+        self.pods
             .state()
             .into_iter()
-            .filter(|pod| is_ready(pod))
-            .filter_map(|pod| {
-                let status_name = cluster::node_status_name(&pod.name_any());
-                let status = statuses
-                    .iter()
-                    .find(|cm| cm.name_any() == status_name && cm.namespace() == pod.namespace())?
-                    .clone();
-                Some((pod, status))
-            })
-            .collect();
-        pods.sort_by_key(|(pod, _)| pod.name_any());
-        pods
+            .filter(|pod| is_ready(pod) && statuses.shards_by_pod.contains_key(&pod.name_any()))
+            .map(|pod| (pod.name_any(), pod))
+            .collect()
     }
 
     /// Ready node pods with an IP that serve `function`: at `digest` when
     /// given, else at any digest (a node still serving the previous build).
     pub fn serving(&self, namespace: &str, name: &str, digest: Option<&str>) -> Vec<Arc<Pod>> {
-        self.ready_with_status()
-            .into_iter()
-            .filter(|(_, status)| {
-                status
-                    .data
-                    .as_ref()
-                    .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
-                    .is_some_and(|text| {
-                        cluster::parse_served(text)
-                            .iter()
-                            .any(|f| f.namespace == namespace && f.name == name && digest.is_none_or(|d| f.digest == d))
-                    })
-            })
-            .map(|(pod, _)| pod)
+        let ready = self.ready_with_status();
+        let statuses = self.statuses.lock();
+        let Some(by_pod) = statuses.serving.get(&(namespace.to_string(), name.to_string())) else {
+            return Vec::new();
+        };
+        by_pod
+            .iter()
+            .filter(|(_, served)| digest.is_none_or(|d| served.as_str() == d))
+            .filter_map(|(pod, _)| ready.get(pod).cloned())
             .collect()
     }
 
     /// Why ready node pods could not load `function`: `(pod, message)`.
     pub fn load_errors(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
-        let key = (namespace.to_string(), name.to_string());
-        self.ready_with_status()
+        let ready = self.ready_with_status();
+        let statuses = self.statuses.lock();
+        statuses
+            .errors
+            .get(&(namespace.to_string(), name.to_string()))
             .into_iter()
-            .filter_map(|(pod, status)| {
-                let text = status.data.as_ref()?.get(cluster::NODE_ERRORS_KEY)?;
-                let message = cluster::parse_errors(text).remove(&key)?;
-                Some((pod.name_any(), message))
-            })
+            .flatten()
+            .filter(|(pod, _)| ready.contains_key(*pod))
+            .map(|(pod, message)| (pod.clone(), message.clone()))
             .collect()
     }
 
     /// Ready node pods.
     pub fn ready_nodes(&self) -> usize {
         self.pods.state().iter().filter(|p| is_ready(p)).count()
+    }
+}
+
+/// The node status ConfigMaps, indexed by Function, fed from their watch.
+#[derive(Default)]
+pub struct NodeStatuses {
+    index: std::sync::Mutex<StatusIndex>,
+}
+
+type FunctionId = (String, String);
+
+#[derive(Default)]
+struct StatusIndex {
+    /// Each status ConfigMap as last seen: its pod, what it serves (at
+    /// which digest) and what failed (with why).
+    shards: HashMap<String, Shard>,
+    /// Status ConfigMaps per node pod.
+    shards_by_pod: HashMap<String, usize>,
+    serving: HashMap<FunctionId, BTreeMap<String, String>>,
+    errors: HashMap<FunctionId, BTreeMap<String, String>>,
+    /// Shards seen since a re-list began (the others are gone).
+    relisted: Option<HashSet<String>>,
+}
+
+#[derive(Default, Clone, PartialEq)]
+struct Shard {
+    pod: String,
+    served: BTreeMap<FunctionId, String>,
+    errors: BTreeMap<FunctionId, String>,
+}
+
+impl NodeStatuses {
+    fn lock(&self) -> std::sync::MutexGuard<'_, StatusIndex> {
+        self.index.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes in one watch event of the node status ConfigMaps and returns
+    /// the Functions whose serving state it changed (only those need a
+    /// reconcile).
+    pub fn apply(&self, event: &watcher::Event<ConfigMap>) -> Vec<ObjectRef<Function>> {
+        let mut index = self.lock();
+        let mut changed = BTreeSet::new();
+        match event {
+            watcher::Event::Init => index.relisted = Some(HashSet::new()),
+            watcher::Event::InitApply(cm) | watcher::Event::Apply(cm) => {
+                let name = cm.name_any();
+                if let Some(seen) = index.relisted.as_mut() {
+                    seen.insert(name.clone());
+                }
+                index.put(name, Some(Shard::from_config_map(cm)), &mut changed);
+            }
+            watcher::Event::InitDone => {
+                let seen = index.relisted.take().unwrap_or_default();
+                let gone: Vec<String> = index.shards.keys().filter(|n| !seen.contains(*n)).cloned().collect();
+                for name in gone {
+                    index.put(name, None, &mut changed);
+                }
+            }
+            watcher::Event::Delete(cm) => index.put(cm.name_any(), None, &mut changed),
+        }
+        changed
+            .into_iter()
+            .map(|(namespace, name)| ObjectRef::new(&name).within(&namespace))
+            .collect()
+    }
+}
+
+impl Shard {
+    fn from_config_map(cm: &ConfigMap) -> Self {
+        let data = cm.data.clone().unwrap_or_default();
+        let text = |key: &str| data.get(key).map(String::as_str).unwrap_or("");
+        Self {
+            pod: text(cluster::NODE_POD_KEY).to_string(),
+            served: cluster::parse_served(text(cluster::NODE_STATUS_KEY))
+                .into_iter()
+                .map(|f| ((f.namespace, f.name), f.digest))
+                .collect(),
+            errors: cluster::parse_errors(text(cluster::NODE_ERRORS_KEY)),
+        }
+    }
+}
+
+impl StatusIndex {
+    /// Replaces (or removes) one shard, noting the Functions whose entry
+    /// differs.
+    fn put(&mut self, name: String, shard: Option<Shard>, changed: &mut BTreeSet<FunctionId>) {
+        let old = self.shards.remove(&name);
+        if old == shard {
+            if let Some(shard) = shard {
+                self.shards.insert(name, shard);
+            }
+            return;
+        }
+        if let Some(old) = &old {
+            if let Some(count) = self.shards_by_pod.get_mut(&old.pod) {
+                *count -= 1;
+                if *count == 0 {
+                    self.shards_by_pod.remove(&old.pod);
+                }
+            }
+            for (id, digest) in &old.served {
+                let still = shard.as_ref().and_then(|s| s.served.get(id));
+                if still != Some(digest) || shard.as_ref().is_some_and(|s| s.pod != old.pod) {
+                    changed.insert(id.clone());
+                }
+                remove_entry(&mut self.serving, id, &old.pod);
+            }
+            for (id, message) in &old.errors {
+                if shard.as_ref().and_then(|s| s.errors.get(id)) != Some(message) {
+                    changed.insert(id.clone());
+                }
+                remove_entry(&mut self.errors, id, &old.pod);
+            }
+        }
+        if let Some(shard) = shard {
+            *self.shards_by_pod.entry(shard.pod.clone()).or_default() += 1;
+            for (id, digest) in &shard.served {
+                if old.as_ref().and_then(|o| o.served.get(id)) != Some(digest) {
+                    changed.insert(id.clone());
+                }
+                self.serving
+                    .entry(id.clone())
+                    .or_default()
+                    .insert(shard.pod.clone(), digest.clone());
+            }
+            for (id, message) in &shard.errors {
+                if old.as_ref().and_then(|o| o.errors.get(id)) != Some(message) {
+                    changed.insert(id.clone());
+                }
+                self.errors
+                    .entry(id.clone())
+                    .or_default()
+                    .insert(shard.pod.clone(), message.clone());
+            }
+            self.shards.insert(name, shard);
+        }
+    }
+}
+
+fn remove_entry(map: &mut HashMap<FunctionId, BTreeMap<String, String>>, id: &FunctionId, pod: &str) {
+    if let Some(by_pod) = map.get_mut(id) {
+        by_pod.remove(pod);
+        if by_pod.is_empty() {
+            map.remove(id);
+        }
+    }
+}
+
+/// Follows node pods and tells when one's serving state (ready, address)
+/// changed: only then do Functions' endpoints change.
+#[derive(Default)]
+pub struct NodePodChanges {
+    known: HashMap<String, (bool, Option<String>)>,
+    relisted: Option<HashSet<String>>,
+}
+
+impl NodePodChanges {
+    /// Takes in one watch event of the node pods; true when a pod became
+    /// ready or unready, changed address, or went.
+    pub fn apply(&mut self, event: &watcher::Event<Pod>) -> bool {
+        let state = |pod: &Pod| (is_ready(pod), pod.status.as_ref().and_then(|s| s.pod_ip.clone()));
+        match event {
+            watcher::Event::Init => {
+                self.relisted = Some(HashSet::new());
+                false
+            }
+            watcher::Event::InitApply(pod) | watcher::Event::Apply(pod) => {
+                if let Some(seen) = self.relisted.as_mut() {
+                    seen.insert(pod.name_any());
+                }
+                self.known.insert(pod.name_any(), state(pod)) != Some(state(pod))
+            }
+            watcher::Event::InitDone => {
+                let seen = self.relisted.take().unwrap_or_default();
+                let before = self.known.len();
+                self.known.retain(|name, _| seen.contains(name));
+                self.known.len() != before
+            }
+            watcher::Event::Delete(pod) => self.known.remove(&pod.name_any()).is_some(),
+        }
     }
 }
 
@@ -199,9 +372,13 @@ pub struct Context {
     pub config: ControllerConfig,
     /// Node pods and what they serve.
     pub nodes: NodeView,
-    /// Held while counting running builds and starting one, so concurrent
-    /// reconciles cannot both take the last build slot.
-    build_slots: Mutex<()>,
+    /// Build Jobs running now, counted against the cap.
+    build_slots: std::sync::Mutex<BuildSlots>,
+    /// What each object the controller applies was last applied as (a hash
+    /// of the desired object): an unchanged one is not written again.
+    applied: std::sync::Mutex<HashMap<String, u64>>,
+    /// Functions whose build Jobs for a hash are known to be deleted.
+    jobs_cleaned: std::sync::Mutex<HashSet<(String, String, String)>>,
     /// Records Kubernetes Events on Functions.
     recorder: Recorder,
     /// Serving ports by Function.
@@ -214,6 +391,57 @@ pub struct Context {
 struct Ports {
     allocator: crate::ports::PortAllocator,
     seeded: bool,
+}
+
+/// The build Jobs counted against `max_concurrent_builds`: a counting
+/// semaphore whose permits are Jobs, taken when a Job is created and given
+/// back when it is seen finished or gone. Learned from one list of the
+/// build Jobs when first needed (after a restart, Jobs may be running).
+#[derive(Default)]
+struct BuildSlots {
+    running: HashSet<(String, String)>,
+    seeded: bool,
+}
+
+impl Context {
+    /// Applies `object` (server-side apply) unless it was last applied
+    /// exactly so; true when it wrote.
+    async fn apply_if_changed<K>(&self, api: &Api<K>, name: &str, object: &K) -> Result<bool, kube::Error>
+    where
+        K: kube::Resource + Clone + serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug,
+        K::DynamicType: Default,
+    {
+        let key = format!(
+            "{}/{}/{}",
+            K::kind(&K::DynamicType::default()),
+            object.meta().namespace.as_deref().unwrap_or(""),
+            name
+        );
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            serde_json::to_string(object).unwrap_or_default().hash(&mut h);
+            h.finish()
+        };
+        if self.applied.lock().unwrap_or_else(|p| p.into_inner()).get(&key) == Some(&hash) {
+            return Ok(false);
+        }
+        api.patch(name, &apply_params(), &Patch::Apply(object)).await?;
+        self.applied.lock().unwrap_or_else(|p| p.into_inner()).insert(key, hash);
+        Ok(true)
+    }
+
+    /// Forgets what was applied for a deleted Function.
+    fn forget_applied(&self, namespace: &str, name: &str) {
+        let mut applied = self.applied.lock().unwrap_or_else(|p| p.into_inner());
+        for key in [
+            format!("Service/{namespace}/{name}"),
+            format!("EndpointSlice/{namespace}/{}", cluster::endpoint_slice_name(name)),
+            format!("ConfigMap/{namespace}/{}", cluster::source_config_map_name(name)),
+        ] {
+            applied.remove(&key);
+        }
+    }
 }
 
 impl Context {
@@ -236,7 +464,9 @@ impl Context {
             }),
             config,
             nodes,
-            build_slots: Mutex::new(()),
+            build_slots: std::sync::Mutex::new(BuildSlots::default()),
+            applied: std::sync::Mutex::new(HashMap::new()),
+            jobs_cleaned: std::sync::Mutex::new(HashSet::new()),
             functions: None,
         }
     }
@@ -608,10 +838,15 @@ async fn store_source(
     let map_name = cluster::source_config_map_name(&function.name_any());
     let config_maps: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &namespace);
     let source_map = resources::source_config_map(function, inputs);
-    if let Err(e) = config_maps
-        .patch(&map_name, &apply_params(), &Patch::Apply(&source_map))
-        .await
-    {
+    // Only a build reads the ConfigMap: once this source is built there is
+    // nothing to store (and nothing to write at rest).
+    let built = status.status.build_hash.as_deref() == Some(inputs.hash().as_str()) && status.status.artifact.is_some();
+    let stored = if built {
+        Ok(false)
+    } else {
+        ctx.apply_if_changed(&config_maps, &map_name, &source_map).await
+    };
+    if let Err(e) = stored {
         return Err(status.failed(
             condition::CONFIGURATION_READY,
             "SourceUpdateFailed",
@@ -657,7 +892,19 @@ async fn build(
     let job_name = cluster::build_job_name(&name, hash);
 
     if status.status.build_hash.as_deref() == Some(hash) && status.status.artifact.is_some() {
-        delete_jobs(&jobs, &name, |_| true).await?;
+        let cleaned = (namespace.clone(), name.clone(), hash.to_string());
+        if !ctx
+            .jobs_cleaned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&cleaned)
+        {
+            delete_jobs(&jobs, &name, |_| true).await?;
+            ctx.jobs_cleaned
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(cleaned);
+        }
         status.set(
             condition::BUILD_READY,
             "True",
@@ -670,8 +917,18 @@ async fn build(
     let Some(job) = jobs.get_opt(&job_name).await? else {
         // A build for older source is pointless now.
         delete_jobs(&jobs, &name, |j| j.name_any() != job_name).await?;
-        let _slot = ctx.build_slots.lock().await;
-        let running = running_builds(ctx).await?;
+        let slot = (namespace.clone(), job_name.clone());
+        ctx.seed_build_slots().await?;
+        let running = {
+            let mut slots = ctx.build_slots.lock().unwrap_or_else(|p| p.into_inner());
+            // Gone (deleted by someone): its slot is free again.
+            slots.running.remove(&slot);
+            let running = slots.running.len();
+            if running < ctx.config.max_concurrent_builds {
+                slots.running.insert(slot.clone());
+            }
+            running
+        };
         if running >= ctx.config.max_concurrent_builds {
             tracing::info!(%namespace, %name, running, "build queued: all build slots busy");
             status.set(
@@ -685,7 +942,15 @@ async fn build(
             );
             return Ok(Some(Action::requeue(Duration::from_secs(10))));
         }
+        let give_back = || {
+            ctx.build_slots
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .running
+                .remove(&slot);
+        };
         if let Err(e) = copy_registry_secret(ctx, &namespace).await {
+            give_back();
             return Err(status.failed(
                 condition::BUILD_READY,
                 "JobFailed",
@@ -701,6 +966,7 @@ async fn build(
             }
             Err(kube::Error::Api(e)) if e.is_already_exists() => {}
             Err(e) => {
+                give_back();
                 return Err(status.failed(
                     condition::BUILD_READY,
                     "JobFailed",
@@ -726,6 +992,13 @@ async fn build(
             .flatten()
             .any(|c| c.type_ == type_ && c.status == "True")
     };
+    if finished("Complete") || finished("Failed") {
+        ctx.build_slots
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .running
+            .remove(&(namespace.clone(), job_name.clone()));
+    }
     if finished("Complete") {
         let message = termination_message(ctx, &namespace, &job_name).await?;
         match message.as_deref().map(serde_json::from_str::<BuildResult>) {
@@ -798,29 +1071,42 @@ async fn build(
     }
 }
 
-/// Build Jobs running anywhere in the cluster.
-async fn running_builds(ctx: &Context) -> Result<usize, Error> {
-    let jobs: Api<Job> = Api::all(ctx.client.clone());
-    let selector = format!(
-        "{}={},{}={}",
-        cluster::MANAGED_BY_LABEL,
-        cluster::MANAGED_BY,
-        cluster::ROLE_LABEL,
-        cluster::ROLE_BUILD
-    );
-    let list = jobs.list(&ListParams::default().labels(&selector)).await?;
-    Ok(list
-        .items
-        .iter()
-        .filter(|job| {
-            !job.status
-                .as_ref()
-                .and_then(|s| s.conditions.as_ref())
-                .into_iter()
-                .flatten()
-                .any(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True")
-        })
-        .count())
+impl Context {
+    /// Learns the build Jobs running in the cluster, once: one list of the
+    /// build Jobs (after a restart some may be running).
+    async fn seed_build_slots(&self) -> Result<(), Error> {
+        if self.build_slots.lock().unwrap_or_else(|p| p.into_inner()).seeded {
+            return Ok(());
+        }
+        let jobs: Api<Job> = Api::all(self.client.clone());
+        let selector = format!(
+            "{}={},{}={}",
+            cluster::MANAGED_BY_LABEL,
+            cluster::MANAGED_BY,
+            cluster::ROLE_LABEL,
+            cluster::ROLE_BUILD
+        );
+        let list = jobs.list(&ListParams::default().labels(&selector)).await?;
+        let mut slots = self.build_slots.lock().unwrap_or_else(|p| p.into_inner());
+        if !slots.seeded {
+            for job in &list.items {
+                let done = job
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.conditions.as_ref())
+                    .into_iter()
+                    .flatten()
+                    .any(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True");
+                if !done {
+                    slots
+                        .running
+                        .insert((job.namespace().unwrap_or_default(), job.name_any()));
+                }
+            }
+            slots.seeded = true;
+        }
+        Ok(())
+    }
 }
 
 /// The newest termination message of the Job's pods: the build's result on
@@ -915,12 +1201,8 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
 
     let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
-    if let Err(e) = services
-        .patch(
-            &name,
-            &apply_params(),
-            &Patch::Apply(&resources::service(function, port)),
-        )
+    if let Err(e) = ctx
+        .apply_if_changed(&services, &name, &resources::service(function, port))
         .await
     {
         return Err(status.failed(
@@ -932,11 +1214,11 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     }
     let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
     let slice_name = cluster::endpoint_slice_name(&name);
-    if let Err(e) = slices
-        .patch(
+    if let Err(e) = ctx
+        .apply_if_changed(
+            &slices,
             &slice_name,
-            &apply_params(),
-            &Patch::Apply(&resources::endpoint_slice(function, port, &serving_refs)),
+            &resources::endpoint_slice(function, port, &serving_refs),
         )
         .await
     {
@@ -962,20 +1244,16 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
             condition::RUNNING,
             "True",
             "DeploymentReady",
-            format!(
-                "served by {} of {ready} ready nodes behind Service {name}",
-                current.len()
-            ),
+            // No node counts here: a node pod restarting changes the
+            // endpoints, not what this says.
+            format!("served by the node servers behind Service {name}"),
         );
     } else if !previous.is_empty() {
         status.set(
             condition::RUNNING,
             "True",
             "DeploymentUpdated",
-            format!(
-                "{} nodes serve the previous build while they load {artifact}",
-                previous.len()
-            ),
+            format!("the node servers serve the previous build while they load {artifact}"),
         );
     } else if ready == 0 {
         status.set(
@@ -1013,6 +1291,11 @@ async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
     delete_if_present::<Service>(ctx, &namespace, &name).await?;
     delete_if_present::<ConfigMap>(ctx, &namespace, &cluster::source_config_map_name(&name)).await?;
     ctx.release_port(function);
+    ctx.forget_applied(&namespace, &name);
+    ctx.jobs_cleaned
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|(ns, n, _)| !(ns == &namespace && n == &name));
     tracing::info!(%namespace, %name, "Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }
@@ -1056,50 +1339,52 @@ pub async fn run(
         watcher::Config::default().labels(&format!("{}={}", cluster::ROLE_LABEL, cluster::ROLE_NODE_STATUS));
 
     let (pod_store, pod_writer) = reflector::store();
-    let (status_store, status_writer) = reflector::store();
-    let nodes = NodeView {
-        pods: pod_store,
-        statuses: status_store,
-    };
-    let pod_stream = reflector(pod_writer, watcher(node_pods, pods_config))
-        .default_backoff()
-        .touched_objects();
-    let status_stream = reflector(status_writer, watcher(node_statuses, status_config))
-        .default_backoff()
-        .touched_objects();
+    let nodes = NodeView::new(pod_store);
+    let statuses = nodes.statuses.clone();
 
     let functions: Api<Function> = Api::all(client.clone());
     let jobs: Api<Job> = Api::all(client.clone());
     let job_config = watcher::Config::default().labels(&format!("{}={}", cluster::ROLE_LABEL, cluster::ROLE_BUILD));
     let controller = Controller::new(functions, watcher::Config::default());
     let function_store = controller.store();
-    let all_functions = move || {
-        function_store
-            .state()
-            .iter()
-            .map(|f| ObjectRef::from_obj(f.as_ref()))
-            .collect::<Vec<_>>()
-    };
+    // A node pod becoming ready or unready, or moving, changes every
+    // Function's endpoints (every node serves every Function); other pod
+    // updates change nothing.
+    let mut pod_changes = NodePodChanges::default();
+    let pod_triggers = reflector(pod_writer, watcher(node_pods, pods_config))
+        .default_backoff()
+        .filter_map(move |event| {
+            let changed = event.as_ref().is_ok_and(|e| pod_changes.apply(e));
+            std::future::ready(changed.then_some(()))
+        })
+        .flat_map(move |()| {
+            futures::stream::iter(
+                function_store
+                    .state()
+                    .iter()
+                    .map(|f| ObjectRef::from_obj(f.as_ref()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+    // A node's status change maps to the Functions whose line changed.
+    let status_triggers = watcher(node_statuses, status_config)
+        .default_backoff()
+        .flat_map(move |event| {
+            futures::stream::iter(match event {
+                Ok(event) => statuses.apply(&event),
+                Err(_) => Vec::new(),
+            })
+        });
     let ctx = Arc::new(Context::new(client, config, nodes).with_functions(controller.store()));
     controller
         .owns(jobs, job_config)
-        // Any node coming or going changes every Function's endpoints.
-        .watches_stream(pod_stream, {
-            let all = all_functions.clone();
-            move |_pod: Pod| all()
-        })
-        // A node's status names the Functions whose serving state moved.
-        .watches_stream(status_stream, |cm: ConfigMap| {
-            cm.data
-                .as_ref()
-                .and_then(|d| d.get(cluster::NODE_STATUS_KEY))
-                .map(|text| cluster::parse_served(text))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|f| ObjectRef::<Function>::new(&f.name).within(&f.namespace))
-                .collect::<Vec<_>>()
-        })
-        .with_config(kube::runtime::controller::Config::default().debounce(Duration::from_millis(500)))
+        .reconcile_on(pod_triggers)
+        .reconcile_on(status_triggers)
+        .with_config(
+            kube::runtime::controller::Config::default()
+                .debounce(Duration::from_millis(500))
+                .concurrency(RECONCILE_CONCURRENCY),
+        )
         .graceful_shutdown_on(shutdown)
         .run(reconcile, error_policy, ctx)
         .for_each(|result| async move {
@@ -1109,6 +1394,11 @@ pub async fn run(
         })
         .await;
 }
+
+/// Functions reconciled at once: enough to keep the API server busy, few
+/// enough not to flood it when every Function needs a pass (a node pod
+/// coming or going).
+pub const RECONCILE_CONCURRENCY: u16 = 16;
 
 /// Whether a Function is Ready as Kyma defines it: all three conditions True.
 pub fn is_function_ready(function: &Function) -> bool {

@@ -6,9 +6,11 @@
 //! included) and its secretMounts written to the node's disk, and its module
 //! is pulled and precompiled ahead of the first request. Mounted Secrets are
 //! re-read periodically, so a changed Secret reaches the Function as a
-//! kubelet-projected volume does. What the node then serves is published in a ConfigMap named after
-//! the node pod (owned by it, so it goes when the pod goes); the controller
-//! reads it to fill each Function's EndpointSlice and Running condition.
+//! kubelet-projected volume does. What the node then serves is published in
+//! ConfigMaps named after the node pod, one per status shard (owned by the
+//! pod, so they go when it goes; only a shard that changed is rewritten);
+//! the controller reads them to fill each Function's EndpointSlice and
+//! Running condition.
 //!
 //! Functions are reconciled by kube's controller runtime (one pass at a
 //! time per Function, bounded concurrency, retries), so two changes seen
@@ -119,6 +121,8 @@ pub struct NodeSync {
     /// Functions that could not be put on this node, with why (published,
     /// and retried).
     failures: Mutex<BTreeMap<FunctionKey, (Arc<Function>, String)>>,
+    /// What each status shard last published held: (served, errors).
+    published: Mutex<BTreeMap<usize, (String, String)>>,
     changed: Notify,
 }
 
@@ -131,6 +135,7 @@ impl NodeSync {
             config,
             desired: Mutex::new(BTreeMap::new()),
             failures: Mutex::new(BTreeMap::new()),
+            published: Mutex::new(BTreeMap::new()),
             changed: Notify::new(),
         })
     }
@@ -267,12 +272,19 @@ impl NodeSync {
     }
 
     /// Writes the served set and the load failures into this node's status
-    /// ConfigMap.
+    /// ConfigMaps: the shards whose content changed since the last publish
+    /// (every shard the first time, so the controller knows this node).
     pub async fn publish(&self) -> Result<(), kube::Error> {
         let served = self.served();
         let errors = self.errors();
+        let mut shards = vec![(BTreeSet::new(), BTreeMap::new()); cluster::NODE_STATUS_SHARDS];
+        for f in served {
+            shards[cluster::status_shard(&f.namespace, &f.name)].0.insert(f);
+        }
+        for (key, message) in errors {
+            shards[cluster::status_shard(&key.0, &key.1)].1.insert(key, message);
+        }
         let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.config.pod_namespace);
-        let name = cluster::node_status_name(&self.config.pod_name);
         let owner = self.config.pod_uid.as_ref().map(|uid| {
             vec![OwnerReference {
                 api_version: "v1".into(),
@@ -282,34 +294,47 @@ impl NodeSync {
                 ..OwnerReference::default()
             }]
         });
-        let status = ConfigMap {
-            metadata: ObjectMeta {
-                name: Some(name.clone()),
-                namespace: Some(self.config.pod_namespace.clone()),
-                labels: Some(BTreeMap::from([
-                    (cluster::MANAGED_BY_LABEL.to_string(), cluster::MANAGED_BY.to_string()),
-                    (cluster::ROLE_LABEL.to_string(), cluster::ROLE_NODE_STATUS.to_string()),
+        for (shard, (served, errors)) in shards.into_iter().enumerate() {
+            let content = (cluster::render_served(&served), cluster::render_errors(&errors));
+            if self.published.lock().unwrap_or_else(|p| p.into_inner()).get(&shard) == Some(&content) {
+                continue;
+            }
+            let name = cluster::node_status_name(&self.config.pod_name, shard);
+            let status = ConfigMap {
+                metadata: ObjectMeta {
+                    name: Some(name.clone()),
+                    namespace: Some(self.config.pod_namespace.clone()),
+                    labels: Some(BTreeMap::from([
+                        (cluster::MANAGED_BY_LABEL.to_string(), cluster::MANAGED_BY.to_string()),
+                        (cluster::ROLE_LABEL.to_string(), cluster::ROLE_NODE_STATUS.to_string()),
+                        (cluster::NODE_POD_LABEL.to_string(), self.config.pod_name.clone()),
+                    ])),
+                    owner_references: owner.clone(),
+                    ..ObjectMeta::default()
+                },
+                data: Some(BTreeMap::from([
+                    (cluster::NODE_STATUS_KEY.to_string(), content.0.clone()),
+                    (cluster::NODE_ERRORS_KEY.to_string(), content.1.clone()),
+                    (cluster::NODE_POD_KEY.to_string(), self.config.pod_name.clone()),
+                    (cluster::NODE_SHARD_KEY.to_string(), shard.to_string()),
                 ])),
-                owner_references: owner,
-                ..ObjectMeta::default()
-            },
-            data: Some(BTreeMap::from([
-                (cluster::NODE_STATUS_KEY.to_string(), cluster::render_served(&served)),
-                (cluster::NODE_ERRORS_KEY.to_string(), cluster::render_errors(&errors)),
-                (cluster::NODE_POD_KEY.to_string(), self.config.pod_name.clone()),
-            ])),
-            ..ConfigMap::default()
-        };
-        let mut value = serde_json::to_value(&status).unwrap_or_default();
-        value["apiVersion"] = "v1".into();
-        value["kind"] = "ConfigMap".into();
-        api.patch(
-            &name,
-            &PatchParams::apply(cluster::NODE_MANAGER).force(),
-            &Patch::Apply(&value),
-        )
-        .await?;
-        tracing::debug!(served = served.len(), "node status published");
+                ..ConfigMap::default()
+            };
+            let mut value = serde_json::to_value(&status).unwrap_or_default();
+            value["apiVersion"] = "v1".into();
+            value["kind"] = "ConfigMap".into();
+            api.patch(
+                &name,
+                &PatchParams::apply(cluster::NODE_MANAGER).force(),
+                &Patch::Apply(&value),
+            )
+            .await?;
+            self.published
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(shard, content);
+            tracing::debug!(shard, "node status published");
+        }
         Ok(())
     }
 
@@ -401,14 +426,9 @@ impl NodeSync {
     }
 
     async fn publish_loop(self: Arc<Self>) {
-        let mut last = None;
         loop {
-            let state = (self.served(), self.errors());
-            if last.as_ref() != Some(&state) {
-                match self.publish().await {
-                    Ok(()) => last = Some(state),
-                    Err(e) => tracing::warn!(error = %e, "publishing node status"),
-                }
+            if let Err(e) = self.publish().await {
+                tracing::warn!(error = %e, "publishing node status");
             }
             tokio::select! {
                 () = self.changed.notified() => {}

@@ -15,7 +15,7 @@ use std::time::Duration;
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
-use kube::runtime::reflector::{self, store::Writer};
+use kube::runtime::reflector;
 use kube::runtime::watcher;
 use serde_json::{Value, json};
 use shoal_api::{Function, condition};
@@ -31,7 +31,6 @@ const NS: &str = "kyma-samples";
 struct Platform {
     fake: Arc<FakeKube>,
     ctx: Arc<Context>,
-    statuses: Writer<ConfigMap>,
     sync: Arc<NodeSync>,
     node_addr: std::net::SocketAddr,
     hooks: Webhooks,
@@ -84,7 +83,6 @@ impl Platform {
 
         // The controller sees one ready node pod at the node server's address.
         let (pod_store, mut pods) = reflector::store::<Pod>();
-        let (status_store, statuses) = reflector::store::<ConfigMap>();
         let pod: Pod = serde_json::from_value(json!({
             "apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "node-a", "namespace": "shoal-system", "uid": "uid-node-a"},
@@ -100,15 +98,11 @@ impl Platform {
                 node_port: i32::from(node_addr.port()),
                 ..ControllerConfig::default()
             },
-            NodeView {
-                pods: pod_store,
-                statuses: status_store,
-            },
+            NodeView::new(pod_store),
         ));
         Self {
             fake,
             ctx,
-            statuses,
             sync,
             node_addr,
             hooks: Webhooks::start().await,
@@ -225,16 +219,19 @@ impl Platform {
             .await
             .expect("node loads the artifact");
         self.sync.publish().await.expect("publishing node status");
-        let published: ConfigMap = self
-            .fake
-            .get_as(&object_path(
-                "v1",
-                "ConfigMap",
-                Some("shoal-system"),
-                "shoal-node-node-a",
-            ))
-            .expect("node status ConfigMap");
-        self.statuses.apply_watcher_event(&watcher::Event::Apply(published));
+        // The controller's watch of the node status ConfigMaps.
+        for shard in 0..shoal_api::cluster::NODE_STATUS_SHARDS {
+            let published: ConfigMap = self
+                .fake
+                .get_as(&object_path(
+                    "v1",
+                    "ConfigMap",
+                    Some("shoal-system"),
+                    &shoal_api::cluster::node_status_name("node-a", shard),
+                ))
+                .expect("node status ConfigMap");
+            self.ctx.nodes.statuses.apply(&watcher::Event::Apply(published));
+        }
     }
 
     /// Calls the Function the way its Service would route: to an address
