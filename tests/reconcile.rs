@@ -1067,3 +1067,43 @@ async fn leadership_goes_to_one_replica_and_is_handed_over_when_it_stops() {
         .unwrap();
     assert_eq!(lease["spec"]["leaseTransitions"], 2);
 }
+
+/// Writes (anything but a read) recorded so far.
+fn writes(cluster: &Cluster) -> usize {
+    cluster.fake.calls().iter().filter(|c| c.method != Method::GET).count()
+}
+
+#[tokio::test]
+async fn a_function_at_rest_costs_no_api_calls_and_a_deleted_service_comes_back() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
+
+    // The periodic pass of a settled Function: no reads, no writes.
+    let calls = cluster.fake.calls().len();
+    for _ in 0..3 {
+        cluster.reconcile("hello").await;
+    }
+    assert_eq!(cluster.fake.calls().len(), calls, "{:?}", &cluster.fake.calls()[calls..]);
+
+    // Someone deletes the Service: the watch tells, the next pass restores it.
+    let services: kube::Api<Service> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let service = services.get("hello").await.expect("Service");
+    services.delete("hello", &Default::default()).await.expect("delete");
+    let triggered = cluster.ctx.observed(&watcher::Event::Delete(service));
+    assert_eq!(triggered.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["hello"]);
+    let before = writes(&cluster);
+    cluster.reconcile("hello").await;
+    assert_eq!(writes(&cluster), before + 1, "only the Service is written again");
+    assert!(cluster.fake.get(&object_path("v1", "Service", Some(NS), "hello")).is_some());
+
+    // Its own writes, seen through the watch, trigger nothing.
+    let slice: EndpointSlice = cluster
+        .fake
+        .get_as(&object_path("discovery.k8s.io/v1", "EndpointSlice", Some(NS), &cluster::endpoint_slice_name("hello")))
+        .unwrap();
+    assert!(cluster.ctx.observed(&watcher::Event::Apply(slice)).is_empty());
+}

@@ -375,8 +375,10 @@ pub struct Context {
     /// Build Jobs running now, counted against the cap.
     build_slots: std::sync::Mutex<BuildSlots>,
     /// What each object the controller applies was last applied as (a hash
-    /// of the desired object): an unchanged one is not written again.
-    applied: std::sync::Mutex<HashMap<String, u64>>,
+    /// of the desired object, and the resourceVersion the write gave it):
+    /// an unchanged one is not written again unless someone else changed
+    /// or deleted it since ([`Context::observed`]).
+    applied: std::sync::Mutex<HashMap<String, (u64, Option<String>)>>,
     /// Functions whose build Jobs for a hash are known to be deleted.
     jobs_cleaned: std::sync::Mutex<HashSet<(String, String, String)>>,
     /// Records Kubernetes Events on Functions.
@@ -423,12 +425,47 @@ impl Context {
             serde_json::to_string(object).unwrap_or_default().hash(&mut h);
             h.finish()
         };
-        if self.applied.lock().unwrap_or_else(|p| p.into_inner()).get(&key) == Some(&hash) {
+        if self.applied.lock().unwrap_or_else(|p| p.into_inner()).get(&key).map(|a| a.0) == Some(hash) {
             return Ok(false);
         }
-        api.patch(name, &apply_params(), &Patch::Apply(object)).await?;
-        self.applied.lock().unwrap_or_else(|p| p.into_inner()).insert(key, hash);
+        let written = api.patch(name, &apply_params(), &Patch::Apply(object)).await?;
+        self.applied
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, (hash, written.meta().resource_version.clone()));
         Ok(true)
+    }
+
+    /// Takes in a watch event of a Service or EndpointSlice the controller
+    /// applies: when it is gone, or changed by someone else, it is no
+    /// longer as applied, and its Function (returned) needs a pass.
+    pub fn observed<K>(&self, event: &watcher::Event<K>) -> Vec<ObjectRef<Function>>
+    where
+        K: kube::Resource,
+        K::DynamicType: Default,
+    {
+        let (object, deleted) = match event {
+            watcher::Event::Apply(o) | watcher::Event::InitApply(o) => (o, false),
+            watcher::Event::Delete(o) => (o, true),
+            watcher::Event::Init | watcher::Event::InitDone => return Vec::new(),
+        };
+        let meta = object.meta();
+        let namespace = meta.namespace.clone().unwrap_or_default();
+        let key = format!("{}/{namespace}/{}", K::kind(&K::DynamicType::default()), meta.name.clone().unwrap_or_default());
+        let mut applied = self.applied.lock().unwrap_or_else(|p| p.into_inner());
+        let stale = match applied.get(&key) {
+            Some((_, written)) => deleted || written.as_ref() != meta.resource_version.as_ref(),
+            None => deleted,
+        };
+        if !stale {
+            return Vec::new();
+        }
+        applied.remove(&key);
+        meta.labels
+            .as_ref()
+            .and_then(|l| l.get(cluster::FUNCTION_LABEL))
+            .map(|function| vec![ObjectRef::new(function).within(&namespace)])
+            .unwrap_or_default()
     }
 
     /// Forgets what was applied for a deleted Function.
@@ -1306,6 +1343,8 @@ async fn cleanup(function: &Function, ctx: &Context) -> Result<Action, Error> {
 pub const WATCHES: &[(&str, &str, bool)] = &[
     ("serverless.kyma-project.io", "functions", true),
     ("batch", "jobs", true),
+    ("", "services", true),
+    ("discovery.k8s.io", "endpointslices", true),
     ("", "pods", false),
     ("", "configmaps", false),
 ];
@@ -1340,6 +1379,8 @@ pub async fn run(
 
     let (pod_store, pod_writer) = reflector::store();
     let nodes = NodeView::new(pod_store);
+    // The context, for watch mappers built before it.
+    let ctx_cell: Arc<std::sync::OnceLock<Arc<Context>>> = Arc::default();
     let statuses = nodes.statuses.clone();
 
     let functions: Api<Function> = Api::all(client.clone());
@@ -1366,6 +1407,26 @@ pub async fn run(
                     .collect::<Vec<_>>(),
             )
         });
+    // A Service or EndpointSlice changed or deleted by someone else is
+    // applied again by its Function's next pass.
+    let managed = watcher::Config::default().labels(&format!("{}={}", cluster::MANAGED_BY_LABEL, cluster::MANAGED_BY));
+    let (service_ctx, slice_ctx) = (ctx_cell.clone(), ctx_cell.clone());
+    let service_triggers = watcher(Api::<Service>::all(client.clone()), managed.clone())
+        .default_backoff()
+        .flat_map(move |event| {
+            futures::stream::iter(match (event, service_ctx.get()) {
+                (Ok(event), Some(ctx)) => ctx.observed(&event),
+                _ => Vec::new(),
+            })
+        });
+    let slice_triggers = watcher(Api::<EndpointSlice>::all(client.clone()), managed)
+        .default_backoff()
+        .flat_map(move |event| {
+            futures::stream::iter(match (event, slice_ctx.get()) {
+                (Ok(event), Some(ctx)) => ctx.observed(&event),
+                _ => Vec::new(),
+            })
+        });
     // A node's status change maps to the Functions whose line changed.
     let status_triggers = watcher(node_statuses, status_config)
         .default_backoff()
@@ -1376,10 +1437,13 @@ pub async fn run(
             })
         });
     let ctx = Arc::new(Context::new(client, config, nodes).with_functions(controller.store()));
+    let _ = ctx_cell.set(ctx.clone());
     controller
         .owns(jobs, job_config)
         .reconcile_on(pod_triggers)
         .reconcile_on(status_triggers)
+        .reconcile_on(service_triggers)
+        .reconcile_on(slice_triggers)
         .with_config(
             kube::runtime::controller::Config::default()
                 .debounce(Duration::from_millis(500))
