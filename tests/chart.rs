@@ -570,7 +570,7 @@ fn assert_exact_rbac(rendered: &Rendered, account: &str, needed: &BTreeSet<Permi
 /// returns the calls it made.
 async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     let fake = FakeKube::new();
-    let (pods, _pod_writer) = reflector::store::<Pod>();
+    let (pods, mut pod_writer) = reflector::store::<Pod>();
     let ctx = Arc::new(Context::new(
         fake.client(),
         ControllerConfig {
@@ -642,7 +642,26 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
         "metadata": {"name": "build-pod", "namespace": "apps", "labels": {"job-name": jobs[0]["metadata"]["name"]}},
         "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
             "restartCount": 0, "state": {"terminated": {"exitCode": 0, "message": "{\"artifact\": \"r/apps/f@sha256:1\"}"}}}]}}));
+    // A ready node pod that serves the build.
+    let pod: Pod = serde_json::from_value(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "node-a", "namespace": RELEASE_NS},
+        "status": {"podIP": "10.0.0.9", "conditions": [{"type": "Ready", "status": "True"}]}}))
+    .unwrap();
+    pod_writer.apply_watcher_event(&kube::runtime::watcher::Event::Apply(pod));
+    let served = std::collections::BTreeSet::from([shoal_api::cluster::ServedFunction {
+        namespace: "apps".into(),
+        name: "f".into(),
+        digest: "sha256:1".into(),
+    }]);
+    let shard: k8s_openapi::api::core::v1::ConfigMap =
+        serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": shoal_api::cluster::node_status_name("node-a", 0), "namespace": RELEASE_NS},
+        "data": {"functions": shoal_api::cluster::render_served(&served), "pod": "node-a"}}))
+        .unwrap();
+    ctx.nodes.statuses.apply(&kube::runtime::watcher::Event::Apply(shard));
     reconcile(&fake).await.expect("built and served");
+    // The next pass, once the artifact is recorded, deletes the build Job.
+    reconcile(&fake).await.expect("at rest");
     let api: kube::Api<Function> = kube::Api::namespaced(fake.client(), "apps");
     api.delete("f", &Default::default()).await.expect("delete");
     let before_test_delete = fake.calls().len();

@@ -37,6 +37,21 @@ struct State {
     /// Writes to paths starting with the key fail with this (code, message)
     /// until [`FakeKube::heal`]: an outage, a denying webhook, a quota.
     refusals: BTreeMap<String, (u16, String)>,
+    /// Paths of objects that named an owner, by the owner's uid (checked
+    /// again when cascading), so a delete need not scan every object.
+    owned: std::collections::HashMap<String, std::collections::BTreeSet<String>>,
+}
+
+impl State {
+    /// Stores an object at `path`, indexing its owners.
+    fn store(&mut self, path: String, object: Value) {
+        for owner in object["metadata"]["ownerReferences"].as_array().into_iter().flatten() {
+            if let Some(uid) = owner["uid"].as_str() {
+                self.owned.entry(uid.to_string()).or_default().insert(path.clone());
+            }
+        }
+        self.objects.insert(path, object);
+    }
 }
 
 /// The fake API server.
@@ -213,7 +228,7 @@ impl FakeKube {
                 object["metadata"]["finalizers"] = p["metadata"]["finalizers"].clone();
             }
         }
-        state.objects.insert(path, object.clone());
+        state.store(path, object.clone());
         object
     }
 
@@ -238,6 +253,12 @@ impl FakeKube {
             .filter(|(p, _)| p.starts_with(&prefix) && !p[prefix.len()..].contains('/'))
             .map(|(_, v)| v.clone())
             .collect()
+    }
+
+    /// Every object stored, with its path.
+    pub fn all(&self) -> Vec<(String, Value)> {
+        let state = self.state.lock().unwrap();
+        state.objects.iter().map(|(p, v)| (p.clone(), v.clone())).collect()
     }
 
     /// Changes an object in place (a test playing the Job controller or
@@ -338,17 +359,23 @@ impl FakeKube {
                     return status(404, "NotFound", &format!("{path} not found"));
                 }
                 let all_namespaces = !segments.contains(&"namespaces");
-                let items: Vec<Value> = state
-                    .objects
-                    .iter()
+                // A namespaced list reads only its own range of paths.
+                let prefix = format!("{path}/");
+                let scope: Box<dyn Iterator<Item = (&String, &Value)>> = if all_namespaces {
+                    Box::new(state.objects.iter())
+                } else {
+                    Box::new(
+                        state
+                            .objects
+                            .range(prefix.clone()..)
+                            .take_while(|(p, _)| p.starts_with(&prefix)),
+                    )
+                };
+                let items: Vec<Value> = scope
                     .filter(|(p, v)| {
                         let p_segments: Vec<&str> = p.trim_matches('/').split('/').collect();
                         let same_kind = p_segments.len() >= 2 && p_segments[p_segments.len() - 2] == plural;
-                        let in_scope = if all_namespaces {
-                            p_segments.first() == segments.first()
-                        } else {
-                            p.starts_with(&format!("{path}/"))
-                        };
+                        let in_scope = !all_namespaces || p_segments.first() == segments.first();
                         same_kind && in_scope && labels_match(v, &selector)
                     })
                     .map(|(_, v)| v.clone())
@@ -372,7 +399,7 @@ impl FakeKube {
                 object["metadata"]["resourceVersion"] = json!(version.to_string());
                 object["metadata"]["generation"] = json!(1);
                 object["metadata"]["creationTimestamp"] = json!("2026-11-21T10:00:00Z");
-                state.objects.insert(target, object.clone());
+                state.store(target, object.clone());
                 (201, object)
             }
             Method::PUT => {
@@ -404,7 +431,7 @@ impl FakeKube {
                     object["metadata"][kept] = existing["metadata"][kept].clone();
                 }
                 object["metadata"]["resourceVersion"] = json!(version.to_string());
-                state.objects.insert(object_path, object.clone());
+                state.store(object_path, object.clone());
                 (200, object)
             }
             Method::PATCH => {
@@ -459,9 +486,9 @@ impl FakeKube {
                 let deleting = !object["metadata"]["deletionTimestamp"].is_null();
                 let no_finalizers = object["metadata"]["finalizers"].as_array().is_none_or(|f| f.is_empty());
                 if deleting && no_finalizers {
-                    Self::remove_cascading(&mut state.objects, &object_path);
+                    Self::remove_cascading(&mut state, &object_path);
                 } else {
-                    state.objects.insert(object_path, object.clone());
+                    state.store(object_path, object.clone());
                 }
                 (200, object)
             }
@@ -475,10 +502,10 @@ impl FakeKube {
                 if has_finalizers {
                     let mut object = object;
                     object["metadata"]["deletionTimestamp"] = json!("2026-11-21T11:00:00Z");
-                    state.objects.insert(object_path, object.clone());
+                    state.store(object_path, object.clone());
                     (200, object)
                 } else {
-                    Self::remove_cascading(&mut state.objects, &object_path);
+                    Self::remove_cascading(&mut state, &object_path);
                     (
                         200,
                         json!({"kind": "Status", "apiVersion": "v1", "status": "Success", "metadata": {}}),
@@ -490,22 +517,23 @@ impl FakeKube {
     }
 
     /// Removes an object and, like the garbage collector, what it owns.
-    fn remove_cascading(objects: &mut BTreeMap<String, Value>, path: &str) {
-        let Some(removed) = objects.remove(path) else { return };
+    fn remove_cascading(state: &mut State, path: &str) {
+        let Some(removed) = state.objects.remove(path) else {
+            return;
+        };
         let Some(uid) = removed["metadata"]["uid"].as_str().map(str::to_string) else {
             return;
         };
-        let owned: Vec<String> = objects
-            .iter()
-            .filter(|(_, v)| {
+        let candidates = state.owned.remove(&uid).unwrap_or_default();
+        for p in candidates {
+            let still_owned = state.objects.get(&p).is_some_and(|v| {
                 v["metadata"]["ownerReferences"]
                     .as_array()
                     .is_some_and(|refs| refs.iter().any(|r| r["uid"].as_str() == Some(uid.as_str())))
-            })
-            .map(|(p, _)| p.clone())
-            .collect();
-        for p in owned {
-            Self::remove_cascading(objects, &p);
+            });
+            if still_owned {
+                Self::remove_cascading(state, &p);
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ mod generate;
 mod measure;
 mod plot;
 mod report;
+mod scale;
 
 use std::{path::PathBuf, time::Duration};
 
@@ -41,6 +42,13 @@ enum Command {
         /// How many.
         #[arg(long)]
         count: usize,
+    },
+    /// The control plane at scale: N Functions to Running against the
+    /// test harness's recording API; prints a table.
+    Scale {
+        /// Function counts.
+        #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+        counts: Vec<usize>,
     },
     /// (child) A Shoal node serving generated Functions from a folder.
     ServeNode(children::ServeNodeArgs),
@@ -72,6 +80,7 @@ fn main() -> anyhow::Result<()> {
         Command::ServeHyper(args) => runtime.block_on(children::serve_hyper(args)),
         Command::Run(args) => runtime.block_on(run(args)),
         Command::Inside => runtime.block_on(inside()),
+        Command::Scale { counts } => runtime.block_on(scale::run(&counts)),
         Command::Generate { dir, count } => runtime
             .block_on(generate::functions(&dir, count, shoal_build::Linking::Dynamic))
             .map(|_| ()),

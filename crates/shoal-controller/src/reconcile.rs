@@ -425,7 +425,14 @@ impl Context {
             serde_json::to_string(object).unwrap_or_default().hash(&mut h);
             h.finish()
         };
-        if self.applied.lock().unwrap_or_else(|p| p.into_inner()).get(&key).map(|a| a.0) == Some(hash) {
+        if self
+            .applied
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .map(|a| a.0)
+            == Some(hash)
+        {
             return Ok(false);
         }
         let written = api.patch(name, &apply_params(), &Patch::Apply(object)).await?;
@@ -451,7 +458,11 @@ impl Context {
         };
         let meta = object.meta();
         let namespace = meta.namespace.clone().unwrap_or_default();
-        let key = format!("{}/{namespace}/{}", K::kind(&K::DynamicType::default()), meta.name.clone().unwrap_or_default());
+        let key = format!(
+            "{}/{namespace}/{}",
+            K::kind(&K::DynamicType::default()),
+            meta.name.clone().unwrap_or_default()
+        );
         let mut applied = self.applied.lock().unwrap_or_else(|p| p.into_inner());
         let stale = match applied.get(&key) {
             Some((_, written)) => deleted || written.as_ref() != meta.resource_version.as_ref(),
@@ -1050,11 +1061,11 @@ async fn build(
                     "JobFinished",
                     format!("built {}", result.artifact),
                 );
-                // The artifact must be on the API server before the Job that
-                // proves it is gone: otherwise a failure later in this pass
-                // loses it and the next pass builds again.
-                status.persist(function, ctx).await?;
-                delete_jobs(&jobs, &name, |_| true).await?;
+                // The Job is deleted by a later pass, once this status (with
+                // the artifact) is on the API server: the Job is the only
+                // other record of the artifact, and one write at the end of
+                // this pass records both the build and what serving it
+                // looks like.
             }
             _ => {
                 status.set(
@@ -1237,6 +1248,10 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     let serving = if current.is_empty() { &previous } else { &current };
     let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
 
+    // No EndpointSlice until some node serves the Function: an empty one
+    // routes nowhere, as no slice does. Once one has had endpoints
+    // (replicas recorded), an empty one is written to take them away.
+    let never_served = function.status.as_ref().and_then(|s| s.replicas).is_none_or(|r| r == 0);
     let services: Api<Service> = Api::namespaced(ctx.client.clone(), &namespace);
     if let Err(e) = ctx
         .apply_if_changed(&services, &name, &resources::service(function, port))
@@ -1251,14 +1266,13 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
     }
     let slices: Api<EndpointSlice> = Api::namespaced(ctx.client.clone(), &namespace);
     let slice_name = cluster::endpoint_slice_name(&name);
-    if let Err(e) = ctx
-        .apply_if_changed(
-            &slices,
-            &slice_name,
-            &resources::endpoint_slice(function, port, &serving_refs),
-        )
-        .await
-    {
+    let slice = resources::endpoint_slice(function, port, &serving_refs);
+    let applied = if serving_refs.is_empty() && never_served {
+        Ok(false)
+    } else {
+        ctx.apply_if_changed(&slices, &slice_name, &slice).await
+    };
+    if let Err(e) = applied {
         return Err(status.failed(
             condition::RUNNING,
             "ServiceFailed",
@@ -1267,7 +1281,14 @@ async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) ->
         ));
     }
 
-    status.status.replicas = Some(serving.len() as i32);
+    // Every node serves every Function: while it is served, it has the
+    // replicas it asks for. Not the number of node pods, which changes
+    // with each node restart and would rewrite every Function's status.
+    status.status.replicas = Some(if serving.is_empty() {
+        0
+    } else {
+        function.spec.replicas.unwrap_or(1)
+    });
     let ready = ctx.nodes.ready_nodes();
     if scaled_to_zero {
         status.set(
