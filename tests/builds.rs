@@ -210,3 +210,153 @@ module.exports = { main: () => ({
     let r = invoke(&module, Req::get("/")).await;
     assert_eq!(r.text(), r#"{"total":42,"note":"kept with the code","escaped":false}"#);
 }
+
+/// A Git Function's module, built at `reference`, answering GET /.
+async fn build_from_git(
+    url: &str,
+    reference: &str,
+    base_dir: &str,
+    auth: shoal_build::git::GitAuth,
+) -> Result<String, shoal_build::BuildError> {
+    let spec = shoal_build::git::GitSpec {
+        url: url.to_string(),
+        reference: reference.to_string(),
+        base_dir: base_dir.to_string(),
+    };
+    let mut source = shoal_build::git_function(spec);
+    let work = tempfile::tempdir().unwrap();
+    shoal_build::fetch_git_source(&mut source, auth, work.path()).await?;
+    let built = builder().build(&source.inputs, Linking::Dynamic).await?;
+    let module = runtime().load(&built.wasm).unwrap();
+    Ok(invoke(&module, Req::get("/")).await.text())
+}
+
+fn orders_handler(version: &str) -> String {
+    format!("const {{ label }} = require('./lib/label');\nmodule.exports = {{ main: () => label('{version}') }};\n")
+}
+
+/// The whole error chain as a user reads it.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_private_repository_over_http_builds_at_a_branch_a_tag_and_a_commit() {
+    use shoal_build::git::GitAuth;
+    use shoal_tests::git_server::{GitHttpServer, Repo};
+
+    let server = GitHttpServer::start("dev", "s3cret-t0ken").await;
+    let repo = Repo::create(server.root.path(), "shop.git");
+    let label = ("orders/lib/label.js", "exports.label = (v) => 'orders ' + v;\n");
+    let first = repo.commit(&[("orders/handler.js", &orders_handler("v1")), label], "v1");
+    repo.tag("v1.0.0");
+    repo.commit(&[("orders/handler.js", &orders_handler("v2"))], "v2");
+    let url = format!("{}/shop.git", server.base);
+    let auth = GitAuth::Basic {
+        username: "dev".into(),
+        password: "s3cret-t0ken".into(),
+    };
+
+    assert_eq!(
+        build_from_git(&url, "main", "orders", auth.clone()).await.unwrap(),
+        "orders v2"
+    );
+    assert_eq!(
+        build_from_git(&url, "v1.0.0", "/orders/", auth.clone()).await.unwrap(),
+        "orders v1"
+    );
+    assert_eq!(
+        build_from_git(&url, &first, "orders", auth.clone()).await.unwrap(),
+        "orders v1"
+    );
+    assert_eq!(
+        build_from_git(&url, &first[..10], "orders", auth.clone())
+            .await
+            .unwrap(),
+        "orders v1"
+    );
+
+    // What a user gets wrong, each with its own message, and no secret in any.
+    let wrong = GitAuth::Basic {
+        username: "dev".into(),
+        password: "not-the-token".into(),
+    };
+    let messages = [
+        build_from_git(&url, "main", "orders", wrong).await.unwrap_err(),
+        build_from_git(&url, "release-9", "orders", auth.clone())
+            .await
+            .unwrap_err(),
+        build_from_git(&url, "main", "payments", auth.clone())
+            .await
+            .unwrap_err(),
+        build_from_git(&url, "main", "orders/lib", auth.clone())
+            .await
+            .unwrap_err(),
+        build_from_git(&format!("{}/nowhere.git", server.base), "main", "/", auth.clone())
+            .await
+            .unwrap_err(),
+    ]
+    .map(|e| chain(&e));
+    assert!(messages[0].contains("authentication failed"), "{}", messages[0]);
+    assert!(
+        messages[1].contains("reference \"release-9\" not found"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].contains("baseDir \"payments\" does not exist in commit"),
+        "{}",
+        messages[2]
+    );
+    assert!(messages[3].contains("has no handler.js"), "{}", messages[3]);
+    assert!(messages[4].contains("unreachable"), "{}", messages[4]);
+    for m in &messages {
+        assert!(!m.contains("s3cret") && !m.contains("not-the-token"), "{m}");
+    }
+}
+
+#[tokio::test]
+async fn a_repository_over_ssh_builds_with_an_encrypted_key() {
+    use shoal_build::git::GitAuth;
+    use shoal_tests::git_server::{Repo, SshServer};
+
+    let Some(server) = SshServer::start() else { return };
+    let repo = Repo::create(server.root.path(), "shop.git");
+    repo.commit(
+        &[
+            ("handler.js", &orders_handler("over ssh")),
+            ("lib/label.js", "exports.label = (v) => 'orders ' + v;\n"),
+        ],
+        "first",
+    );
+    let url = format!("{}{}", server.base, repo.bare.display());
+    let key = GitAuth::Key {
+        key: server.key.clone(),
+        passphrase: Some(SshServer::PASSPHRASE.into()),
+    };
+    assert_eq!(build_from_git(&url, "main", "/", key).await.unwrap(), "orders over ssh");
+
+    let stranger = GitAuth::Key {
+        key: server.stranger_key.clone(),
+        passphrase: None,
+    };
+    let refused = chain(&build_from_git(&url, "main", "/", stranger).await.unwrap_err());
+    assert!(refused.contains("authentication failed"), "{refused}");
+    let wrong_passphrase = GitAuth::Key {
+        key: server.key.clone(),
+        passphrase: Some("guess".into()),
+    };
+    let refused = chain(&build_from_git(&url, "main", "/", wrong_passphrase).await.unwrap_err());
+    assert!(refused.contains("authentication failed"), "{refused}");
+    assert!(
+        !refused.contains("guess") && !refused.contains("OPENSSH PRIVATE KEY"),
+        "{refused}"
+    );
+}

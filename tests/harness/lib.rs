@@ -4,6 +4,7 @@
 
 pub mod admission;
 pub mod fake_kube;
+pub mod git_server;
 pub mod validation;
 
 use std::{

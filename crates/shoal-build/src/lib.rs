@@ -7,11 +7,15 @@
 //! with javy-codegen against Shoal's engine; and run the result once in
 //! wasmtime to prove it exports a `main` function.
 //!
+//! A Function's code comes from a file, a folder, Kyma YAML, or a Git
+//! repository ([`git`]: one commit fetched with the `git` command).
+//!
 //! This crate owns the JavaScript side of the envelope (the prelude) and the
 //! build. It does not push artifacts (`shoal-oci`) or serve (`shoal-node`).
 
 mod bundle;
 mod codegen;
+pub mod git;
 mod source;
 
 use std::{
@@ -25,7 +29,10 @@ pub use bundle::JsTools;
 pub use codegen::init_engine;
 pub use shoal_api::BuildInputs;
 use shoal_runtime::{InvokeLimits, Runtime};
-pub use source::{FunctionSource, MAX_OTHER_FILES, MAX_OTHER_FILES_BYTES, load_function, other_files, static_env};
+pub use source::{
+    FunctionSource, MAX_OTHER_FILES, MAX_OTHER_FILES_BYTES, fetch_git_source, git_function, load_function, other_files,
+    static_env,
+};
 
 /// How the generated module gets the JavaScript engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -88,6 +95,9 @@ pub enum BuildError {
     /// Reading or writing build files failed.
     #[error("I/O: {0}")]
     Io(#[from] std::io::Error),
+    /// The Git source could not be had.
+    #[error("the Git source could not be fetched")]
+    Git(#[source] git::GitError),
 }
 
 /// A built Function module.

@@ -22,6 +22,13 @@ pub struct FunctionSource {
     pub function: Option<Function>,
     /// The path it came from.
     pub origin: PathBuf,
+    /// Where its code is when it comes from Git (then `inputs` are filled
+    /// by [`fetch_git_source`]).
+    pub git: Option<crate::git::GitSpec>,
+    /// The Secret named by the Git source's auth, with its type.
+    pub git_auth: Option<shoal_api::RepositoryAuth>,
+    /// The commit built, once fetched.
+    pub commit: Option<String>,
 }
 
 /// Reads a Function from `path`: a `.js`/`.mjs`/`.cjs` file, a folder with
@@ -52,6 +59,9 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
             },
             function: None,
             origin: path.to_path_buf(),
+            git: None,
+            git_auth: None,
+            commit: None,
         });
     }
     match ext {
@@ -66,6 +76,9 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
             },
             function: None,
             origin: path.to_path_buf(),
+            git: None,
+            git_auth: None,
+            commit: None,
         }),
         "yaml" | "yml" => {
             let function = Function::from_yaml(&read(path)?).map_err(|e| BuildError::Invalid(e.to_string()))?;
@@ -77,17 +90,31 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
                     BuildError::Invalid(message)
                 }
             })?;
-            let inputs = function.build_inputs().ok_or_else(|| {
-                BuildError::Invalid(
-                    "this Function's source is a gitRepository: `shoal build` builds inline sources; apply it to a cluster instead".into(),
-                )
-            })?;
+            let git = function.spec.source.git_repository.clone();
+            let inputs = match (function.build_inputs(), &git) {
+                (Some(inputs), _) => inputs,
+                // Filled from the commit by fetch_git_source.
+                (None, Some(_)) => BuildInputs {
+                    source: String::new(),
+                    dependencies: None,
+                    runtime: function.runtime().to_string(),
+                    files: Default::default(),
+                },
+                (None, None) => return Err(BuildError::Invalid("the Function has no source".into())),
+            };
             Ok(FunctionSource {
                 name: function.metadata.name.clone().unwrap_or_else(|| name_from_path(path)),
                 namespace: function.metadata.namespace.clone().unwrap_or_else(|| "default".into()),
                 inputs,
+                git: git.as_ref().map(|g| crate::git::GitSpec {
+                    url: g.url.clone(),
+                    reference: g.reference.clone().unwrap_or_else(|| "main".into()),
+                    base_dir: g.base_dir.clone().unwrap_or_else(|| "/".into()),
+                }),
+                git_auth: git.and_then(|g| g.auth),
                 function: Some(function),
                 origin: path.to_path_buf(),
+                commit: None,
             })
         }
         _ => Err(BuildError::Invalid(format!(
@@ -158,6 +185,69 @@ pub fn other_files(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, BuildError> 
         }
     }
     Ok(files)
+}
+
+/// A Function whose code is in Git: `git+URL#REF:DIR` (see
+/// [`crate::git::GitSpec`]), named after the repository's last path part
+/// (or `DIR`'s).
+pub fn git_function(spec: crate::git::GitSpec) -> FunctionSource {
+    let stem = spec
+        .base_dir
+        .trim_matches('/')
+        .rsplit('/')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            spec.url
+                .trim_end_matches('/')
+                .trim_end_matches(".git")
+                .rsplit('/')
+                .next()
+                .unwrap_or("function")
+        });
+    FunctionSource {
+        name: name_from_path(Path::new(stem)),
+        namespace: "default".into(),
+        inputs: BuildInputs {
+            source: String::new(),
+            dependencies: None,
+            runtime: DEFAULT_RUNTIME.into(),
+            files: Default::default(),
+        },
+        function: None,
+        origin: PathBuf::from(format!("git+{}", crate::git::scrub(&spec.url))),
+        git: Some(spec),
+        git_auth: None,
+        commit: None,
+    }
+}
+
+/// Fetches a Git Function's commit into `work` and fills its inputs from
+/// `baseDir` (handler.js, package.json and the folder's other files, as a
+/// Function folder). Records the commit built.
+///
+/// # Errors
+/// The Git error (unreachable, authentication failed, unknown reference,
+/// missing baseDir or handler.js), or reading the folder failed.
+pub async fn fetch_git_source(
+    source: &mut FunctionSource,
+    auth: crate::git::GitAuth,
+    work: &Path,
+) -> Result<(), BuildError> {
+    let Some(spec) = source.git.clone() else { return Ok(()) };
+    let remote = crate::git::GitRemote::new(&spec.url, auth);
+    let commit = remote.resolve(&spec.reference).await.map_err(BuildError::Git)?;
+    let checkout = remote
+        .checkout(&commit, &spec.base_dir, work)
+        .await
+        .map_err(BuildError::Git)?;
+    let folder = load_function(&checkout.dir)?;
+    source.inputs = BuildInputs {
+        runtime: source.inputs.runtime.clone(),
+        ..folder.inputs
+    };
+    source.commit = Some(checkout.commit);
+    Ok(())
 }
 
 /// Static environment of a Function from YAML: `spec.env` entries with a

@@ -10,8 +10,20 @@ use shoal_runtime::{Runtime, RuntimeConfig};
 
 #[derive(Args)]
 pub struct BuildArgs {
-    /// A .js file, a folder with handler.js (+ package.json), or a Kyma Function YAML.
+    /// A .js file, a folder with handler.js (+ package.json), a Kyma Function
+    /// YAML (inline or gitRepository source), or `git+URL#REF:DIR` (REF a
+    /// branch, tag or commit, default main; DIR the Function's folder).
     path: PathBuf,
+    /// A folder holding a Git auth Secret's keys as files (`username` and
+    /// `password`, or `key` and optionally `password`), as a build Job
+    /// mounts it. Default for a Function YAML: `.secrets/<auth.secretName>`
+    /// next to it.
+    #[arg(long, env = "SHOAL_GIT_AUTH_DIR")]
+    git_auth_dir: Option<PathBuf>,
+    /// `basic` or `key`: how to use --git-auth-dir (default: the YAML's
+    /// auth.type, else basic when the folder has a username, else key).
+    #[arg(long, env = "SHOAL_GIT_AUTH_TYPE")]
+    git_auth_type: Option<String>,
     /// Where to write the module (default: <name>.wasm, unless --push is given).
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -69,6 +81,66 @@ fn build_runtime() -> anyhow::Result<Arc<Runtime>> {
     Ok(Arc::new(Runtime::new(&config)?))
 }
 
+/// A Git auth Secret from a folder of its keys.
+///
+/// # Errors
+/// When the folder cannot be read or lacks a key the type needs.
+pub fn git_auth_from_dir(dir: &std::path::Path, kind: Option<&str>) -> anyhow::Result<shoal_build::git::GitAuth> {
+    let mut data = std::collections::BTreeMap::new();
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading the Git auth folder {}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        // A mounted Secret's ..data links and hidden files are not keys.
+        if name.starts_with('.') || !entry.path().is_file() {
+            continue;
+        }
+        data.insert(name, std::fs::read(entry.path())?);
+    }
+    let kind = kind.unwrap_or(if data.contains_key("username") { "basic" } else { "key" });
+    Ok(shoal_build::git::GitAuth::from_secret(kind, &data)?)
+}
+
+/// Fetches a Git Function's commit into a temporary folder (returned, to be
+/// kept while building) and fills its inputs; nothing for other sources.
+pub async fn fetch_git(
+    source: &mut shoal_build::FunctionSource,
+    auth_dir: Option<&std::path::Path>,
+    auth_type: Option<&str>,
+) -> anyhow::Result<Option<tempfile::TempDir>> {
+    let Some(spec) = source.git.clone() else {
+        return Ok(None);
+    };
+    let declared = source.git_auth.clone();
+    let local_secret = declared.as_ref().map(|a| {
+        source
+            .origin
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(".secrets")
+            .join(&a.secret_name)
+    });
+    let kind = auth_type.or(declared.as_ref().map(|a| a.kind.as_str()));
+    let auth = match (auth_dir, local_secret) {
+        (Some(dir), _) => git_auth_from_dir(dir, kind)?,
+        (None, Some(dir)) => git_auth_from_dir(&dir, kind)
+            .with_context(|| format!("the Function's auth Secret stands in as the folder {}", dir.display()))?,
+        (None, None) => shoal_build::git::GitAuth::None,
+    };
+    let work = tempfile::tempdir()?;
+    shoal_build::fetch_git_source(source, auth, work.path()).await?;
+    println!(
+        "fetched {} at {} ({})",
+        shoal_build::git::scrub(&spec.url),
+        source.commit.as_deref().unwrap_or("?"),
+        if spec.base_dir == "/" {
+            "the repository root".to_string()
+        } else {
+            spec.base_dir.clone()
+        }
+    );
+    Ok(Some(work))
+}
+
 pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
     let result_file = args.result_file.clone();
     let outcome = build(args).await;
@@ -98,7 +170,13 @@ pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
 
 async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
     let started = Instant::now();
-    let mut source = shoal_build::load_function(&args.path)?;
+    let arg = args.path.to_string_lossy().to_string();
+    let mut source = match shoal_build::git::GitSpec::parse(&arg) {
+        Some(spec) => shoal_build::git_function(spec),
+        None => shoal_build::load_function(&args.path)?,
+    };
+    // A Git source: fetch its commit first (kept until the build is done).
+    let _checkout = fetch_git(&mut source, args.git_auth_dir.as_deref(), args.git_auth_type.as_deref()).await?;
     if let Some(full) = &args.name {
         let (namespace, name) = full.split_once('/').context("--name takes NAMESPACE/NAME")?;
         source.namespace = namespace.to_string();

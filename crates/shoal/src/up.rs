@@ -144,8 +144,13 @@ struct Outcome {
 async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &NodeArgs) -> Outcome {
     let stamp = stamp(&path);
     let result = async {
-        let source = shoal_build::load_function(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut source = shoal_build::load_function(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let key = FunctionKey::new(source.namespace.clone(), source.name.clone());
+        // A gitRepository source: its reference's commit, fetched now (the
+        // same code as a build Job's). Edits to the YAML fetch again.
+        let _checkout = crate::build::fetch_git(&mut source, None, None)
+            .await
+            .map_err(|e| format!("{key}: {e:#}"))?;
         let env = source
             .function
             .as_ref()

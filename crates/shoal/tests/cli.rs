@@ -731,3 +731,46 @@ fn functions_awaiting_slow_upstreams_do_not_block_a_neighbour() {
         "every waiter got its upstream's answer; others: {others:?}"
     );
 }
+
+#[test]
+fn git_sources_build_from_a_git_argument_and_from_a_kyma_yaml_with_its_auth_secret() {
+    use shoal_tests::git_server::{GitHttpServer, Repo};
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(GitHttpServer::start("dev", "t0ken"));
+    let repo = Repo::create(server.root.path(), "functions.git");
+    let commit = repo.commit(
+        &[(
+            "orders/handler.js",
+            "module.exports = { main: () => 'orders from git' };\n",
+        )],
+        "orders",
+    );
+    let dir = tempfile::tempdir().unwrap();
+
+    // The README's form, against a public (file) remote.
+    let public = format!("git+file://{}#main:orders", repo.bare.display());
+    let run = shoal(&["build", &public, "-o", "orders.wasm"], dir.path());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(&format!("at {commit} (orders)")), "{}", run.stdout);
+    assert!(dir.path().join("orders.wasm").exists());
+
+    // Kyma's gitRepository source with basic auth; in local mode the Secret
+    // is a folder of its keys under .secrets/.
+    write(dir.path(), ".secrets/git-creds/username", "dev");
+    write(dir.path(), ".secrets/git-creds/password", "t0ken");
+    let yaml = format!(
+        "apiVersion: serverless.kyma-project.io/v1alpha2\nkind: Function\nmetadata:\n  name: orders\nspec:\n  runtime: nodejs22\n  source:\n    gitRepository:\n      url: {}/functions.git\n      baseDir: orders\n      reference: main\n      auth:\n        type: basic\n        secretName: git-creds\n",
+        server.base
+    );
+    write(dir.path(), "orders.yaml", &yaml);
+    let run = shoal(&["build", "orders.yaml", "-o", "from-yaml.wasm"], dir.path());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(&commit), "{}", run.stdout);
+
+    // A wrong password is refused with the reason, never echoing it.
+    write(dir.path(), ".secrets/git-creds/password", "wrong-t0ken");
+    let run = shoal(&["build", "orders.yaml"], dir.path());
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("authentication failed"), "{}", run.stderr);
+    assert!(!run.stderr.contains("wrong-t0ken") && !run.stdout.contains("wrong-t0ken"));
+}
