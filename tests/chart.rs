@@ -662,6 +662,38 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     reconcile(&fake).await.expect("built and served");
     // The next pass, once the artifact is recorded, deletes the build Job.
     reconcile(&fake).await.expect("at rest");
+    // A Function from a private Git repository: its auth Secret is read.
+    let server = shoal_tests::git_server::GitHttpServer::start("dev", "t0ken").await;
+    let repo = shoal_tests::git_server::Repo::create(server.root.path(), "fns.git");
+    repo.commit(&[("g/handler.js", "module.exports = { main: () => 'g' };")], "g");
+    fake.put(
+        json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "git-creds", "namespace": "apps"},
+        "data": {"username": "ZGV2", "password": "dDBrZW4="}}),
+    );
+    let git_path = object_path("serverless.kyma-project.io/v1alpha2", "Function", Some("apps"), "g");
+    fake.put(
+        json!({"apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+        "metadata": {"name": "g", "namespace": "apps"},
+        "spec": {"source": {"gitRepository": {"url": format!("{}/fns.git", server.base), "baseDir": "g",
+            "reference": "main", "auth": {"type": "basic", "secretName": "git-creds"}}}}}),
+    );
+    for _ in 0..2 {
+        let function: Function = fake.get_as(&git_path).expect("function");
+        shoal_controller::reconcile(Arc::new(function), ctx.clone())
+            .await
+            .expect("git Function");
+    }
+    assert_eq!(
+        fake.get_as::<Function>(&git_path)
+            .unwrap()
+            .status
+            .unwrap()
+            .git_repository
+            .unwrap()
+            .url,
+        format!("{}/fns.git", server.base)
+    );
+
     let api: kube::Api<Function> = kube::Api::namespaced(fake.client(), "apps");
     api.delete("f", &Default::default()).await.expect("delete");
     let before_test_delete = fake.calls().len();

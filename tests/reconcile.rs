@@ -619,15 +619,6 @@ async fn an_invalid_function_that_slipped_past_the_webhook_is_caught() {
             .get(&object_path("v1", "ConfigMap", Some(NS), "py-shoal-source"))
             .is_none()
     );
-
-    cluster.apply_function(
-        "git",
-        json!({"source": {"gitRepository": {"url": "https://github.com/kyma-project/examples.git"}}}),
-    );
-    cluster.reconcile("git").await;
-    let (s, reason, message) = cluster.condition("git", condition::CONFIGURATION_READY);
-    assert_eq!((s.as_str(), reason.as_str()), ("False", "SourceUpdateFailed"));
-    assert!(message.contains("inline"), "{message}");
 }
 
 #[tokio::test]
@@ -1129,4 +1120,193 @@ async fn a_function_at_rest_costs_no_api_calls_and_a_deleted_service_comes_back(
         ))
         .unwrap();
     assert!(cluster.ctx.observed(&watcher::Event::Apply(slice)).is_empty());
+}
+
+/// A Kyma Function with a gitRepository source and basic auth.
+fn git_function(cluster: &Cluster, name: &str, url: &str, base_dir: &str, reference: &str) {
+    cluster.apply_function(
+        name,
+        json!({"source": {"gitRepository": {"url": url, "baseDir": base_dir, "reference": reference,
+            "auth": {"type": "basic", "secretName": "git-creds"}}}}),
+    );
+}
+
+fn git_creds(cluster: &Cluster, password: &str) {
+    use base64::Engine;
+    let b64 = |v: &str| base64::engine::general_purpose::STANDARD.encode(v);
+    cluster.fake.put(json!({"apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "git-creds", "namespace": NS},
+        "data": {"username": b64("dev"), "password": b64(password)}}));
+}
+
+#[tokio::test]
+async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commit_builds_once() {
+    use shoal_tests::git_server::{GitHttpServer, Repo};
+    let server = GitHttpServer::start("dev", "t0ken-9f2").await;
+    let repo = Repo::create(server.root.path(), "functions.git");
+    let first = repo.commit(
+        &[
+            ("orders/handler.js", "module.exports = { main: () => 'orders v1' };\n"),
+            (
+                "payments/handler.js",
+                "module.exports = { main: () => 'payments v1' };\n",
+            ),
+        ],
+        "v1",
+    );
+    let url = format!("{}/functions.git", server.base);
+    let cluster = Cluster::new(ControllerConfig {
+        git_poll_interval: std::time::Duration::from_millis(400),
+        ..ControllerConfig::default()
+    });
+    git_creds(&cluster, "t0ken-9f2");
+    let names = ["orders-a", "orders-b", "payments"];
+    for name in names {
+        let dir = if name == "payments" { "payments" } else { "orders" };
+        git_function(&cluster, name, &url, dir, "main");
+    }
+    for _ in 0..2 {
+        for name in names {
+            cluster.reconcile(name).await;
+        }
+    }
+    assert_eq!(cluster.ctx.git.listings(), 1, "one ref listing for three Functions");
+    let jobs = cluster.jobs();
+    assert_eq!(jobs.len(), 3, "one build per Function");
+    for job in &jobs {
+        let args = job.spec.clone().unwrap().template.spec.unwrap().containers[0]
+            .args
+            .clone()
+            .unwrap();
+        assert!(
+            args.iter().any(|a| a.starts_with(&format!("git+{url}#{first}:"))),
+            "{args:?}"
+        );
+        assert!(args.contains(&"--git-auth-dir".to_string()), "{args:?}");
+    }
+    let status = cluster.function("orders-a").unwrap().status.unwrap();
+    let git = status.git_repository.clone().expect("status.gitRepository");
+    assert_eq!(
+        (git.url.as_str(), git.commit.as_deref()),
+        (url.as_str(), Some(first.as_str()))
+    );
+    let (s, reason, _) = cluster.condition("orders-a", condition::CONFIGURATION_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("True", "SourceUpdated"));
+
+    // The builds finish; the artifacts are recorded.
+    for job in jobs {
+        let function = job.metadata.labels.as_ref().unwrap()[cluster::FUNCTION_LABEL].clone();
+        cluster.finish_job(
+            &job,
+            true,
+            &json!({"artifact": format!("r/orders/{function}@sha256:1111")}).to_string(),
+        );
+    }
+    for _ in 0..2 {
+        for name in names {
+            cluster.reconcile(name).await;
+        }
+    }
+    assert!(cluster.jobs().is_empty());
+    let posted = cluster.fake.count(Method::POST, JOBS);
+
+    // A new commit on main: nothing happens until the interval is over...
+    repo.commit(
+        &[("orders/handler.js", "module.exports = { main: () => 'orders v2' };\n")],
+        "v2",
+    );
+    for name in names {
+        cluster.reconcile(name).await;
+    }
+    assert_eq!(cluster.fake.count(Method::POST, JOBS), posted);
+    // ...then one listing notices it, and each Function builds it once.
+    tokio::time::sleep(std::time::Duration::from_millis(450)).await;
+    for _ in 0..3 {
+        for name in names {
+            cluster.reconcile(name).await;
+        }
+    }
+    assert_eq!(cluster.ctx.git.listings(), 2);
+    assert_eq!(
+        cluster.fake.count(Method::POST, JOBS),
+        posted + 3,
+        "one new build per Function"
+    );
+    // The previous build serves until the new one is built.
+    let status = cluster.function("orders-a").unwrap().status.unwrap();
+    assert_eq!(status.artifact.as_deref(), Some("r/orders/orders-a@sha256:1111"));
+    assert_ne!(status.git_repository.unwrap().commit.as_deref(), Some(first.as_str()));
+    // Built: the new artifact is what nodes load next.
+    for job in cluster.jobs() {
+        let function = job.metadata.labels.as_ref().unwrap()[cluster::FUNCTION_LABEL].clone();
+        cluster.finish_job(
+            &job,
+            true,
+            &json!({"artifact": format!("r/orders/{function}@sha256:2222")}).to_string(),
+        );
+    }
+    for name in names {
+        cluster.reconcile(name).await;
+    }
+    let status = cluster.function("orders-a").unwrap().status.unwrap();
+    assert_eq!(status.artifact.as_deref(), Some("r/orders/orders-a@sha256:2222"));
+    assert_eq!(
+        cluster.fake.count(Method::POST, JOBS),
+        posted + 3,
+        "still one build per commit"
+    );
+}
+
+#[tokio::test]
+async fn git_source_failures_say_why_and_never_show_the_secret() {
+    use shoal_tests::git_server::{GitHttpServer, Repo};
+    let server = GitHttpServer::start("dev", "t0ken-9f2").await;
+    let repo = Repo::create(server.root.path(), "functions.git");
+    repo.commit(
+        &[("orders/handler.js", "module.exports = { main: () => 'v1' };\n")],
+        "v1",
+    );
+    let url = format!("{}/functions.git", server.base);
+
+    let check = |cluster: &Cluster, name: &str, expected: &str| {
+        let (s, reason, message) = cluster.condition(name, condition::CONFIGURATION_READY);
+        assert_eq!(
+            (s.as_str(), reason.as_str()),
+            ("False", "SourceUpdateFailed"),
+            "{message}"
+        );
+        assert!(message.contains(expected), "{name}: {message}");
+        let status = serde_json::to_string(&cluster.function(name).unwrap().status).unwrap();
+        assert!(!status.contains("t0ken") && !status.contains("wrong-pw"), "{status}");
+    };
+    let cluster = Cluster::default();
+    git_creds(&cluster, "wrong-pw");
+    git_function(&cluster, "bad-password", &url, "orders", "main");
+    cluster.reconcile("bad-password").await;
+    check(&cluster, "bad-password", "authentication failed");
+
+    let cluster = Cluster::default();
+    git_creds(&cluster, "t0ken-9f2");
+    git_function(&cluster, "bad-reference", &url, "orders", "release-7");
+    git_function(&cluster, "bad-folder", &url, "billing", "main");
+    git_function(&cluster, "no-handler", &url, "/", "main");
+    for name in ["bad-reference", "bad-folder", "no-handler"] {
+        cluster.reconcile(name).await;
+    }
+    check(&cluster, "bad-reference", "reference \"release-7\" not found");
+    check(&cluster, "bad-folder", "baseDir \"billing\" does not exist");
+    check(&cluster, "no-handler", "has no handler.js");
+    assert!(cluster.jobs().is_empty(), "nothing is built from a broken source");
+    let mut unreachable = Cluster::default();
+    unreachable.node_pod("node-a", "10.0.0.11", true);
+    git_creds(&unreachable, "t0ken-9f2");
+    git_function(
+        &unreachable,
+        "gone",
+        &format!("http://127.0.0.1:{}/x.git", shoal_tests::free_port()),
+        "/",
+        "main",
+    );
+    unreachable.reconcile("gone").await;
+    check(&unreachable, "gone", "unreachable");
 }

@@ -15,8 +15,10 @@
 
 mod bundle;
 mod codegen;
-pub mod git;
 mod source;
+
+/// Git sources ([`shoal_git`]).
+pub use shoal_git as git;
 
 use std::{
     collections::BTreeMap,

@@ -17,6 +17,7 @@
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
 
 pub mod crd;
+pub mod git;
 pub mod leader;
 pub mod metrics;
 pub mod ports;

@@ -28,7 +28,8 @@ use serde::Deserialize;
 use shoal_api::cluster;
 use shoal_api::{Condition, Function, FunctionStatus, condition};
 
-use crate::resources;
+use crate::git::{GitPoller, RefKey};
+use crate::resources::{self, BuildPlan, GitBuild};
 
 /// How the controller builds and where Functions are served.
 #[derive(Debug, Clone)]
@@ -64,6 +65,8 @@ pub struct ControllerConfig {
     pub build_deadline: Duration,
     /// Presets for Functions that name none.
     pub defaults: shoal_api::Defaults,
+    /// How often a Git source's reference is looked at for a new commit.
+    pub git_poll_interval: Duration,
 }
 
 impl Default for ControllerConfig {
@@ -86,6 +89,8 @@ impl Default for ControllerConfig {
             build_backoff_limit: 2,
             build_deadline: Duration::from_secs(600),
             defaults: shoal_api::Defaults::default(),
+            // Kyma's default.
+            git_poll_interval: Duration::from_secs(300),
         }
     }
 }
@@ -383,6 +388,8 @@ pub struct Context {
     jobs_cleaned: std::sync::Mutex<HashSet<(String, String, String)>>,
     /// Records Kubernetes Events on Functions.
     recorder: Recorder,
+    /// Git references, polled.
+    pub git: GitPoller,
     /// Serving ports by Function.
     ports: std::sync::Mutex<Ports>,
     /// All Functions (the controller's watch cache), from which the port
@@ -505,6 +512,7 @@ impl Context {
         };
         Self {
             recorder: Recorder::new(client.clone(), reporter),
+            git: GitPoller::new(config.git_poll_interval),
             client,
             ports: std::sync::Mutex::new(Ports {
                 allocator: crate::ports::PortAllocator::new(config.serving_ports.clone()),
@@ -834,17 +842,42 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
         status.persist(function, ctx).await?;
         return Ok(Action::await_change());
     }
-    let Some(inputs) = defaulted.build_inputs() else {
-        status.set(
-            condition::CONFIGURATION_READY,
-            "False",
-            "SourceUpdateFailed",
-            "gitRepository sources are not built by Shoal yet: put the code in spec.source.inline",
-        );
-        status.persist(function, ctx).await?;
-        return Ok(Action::await_change());
+    let plan = match (defaulted.build_inputs(), &defaulted.spec.source.git_repository) {
+        (Some(inputs), _) => BuildPlan::Inline(inputs),
+        (None, Some(git)) => match resolve_git(&defaulted, git, ctx).await {
+            Ok(build) => {
+                status.status.git_repository = Some(shoal_api::GitRepositoryStatus {
+                    url: git.url.clone(),
+                    base_dir: git.base_dir.clone(),
+                    reference: git.reference.clone(),
+                    commit: Some(build.commit.clone()),
+                });
+                BuildPlan::Git(build)
+            }
+            Err(e) => {
+                tracing::info!(%namespace, %name, error = %e, "Git source not resolved");
+                status.set(
+                    condition::CONFIGURATION_READY,
+                    "False",
+                    "SourceUpdateFailed",
+                    e.to_string(),
+                );
+                status.persist(function, ctx).await?;
+                return Ok(Action::requeue(ctx.git.interval()));
+            }
+        },
+        (None, None) => {
+            status.set(
+                condition::CONFIGURATION_READY,
+                "False",
+                "SourceUpdateFailed",
+                "the Function has no source",
+            );
+            status.persist(function, ctx).await?;
+            return Ok(Action::await_change());
+        }
     };
-    let hash = inputs.hash();
+    let hash = plan.hash();
     match ctx.serving_port(function).await {
         Ok(port) => status.status.serving_port = Some(i32::from(port)),
         Err(exhausted) => {
@@ -863,15 +896,96 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
     // Each step marks its own condition when an API call fails; the status
     // is written whatever happened, so a failure shows on the Function with
     // the API server's message, not only in the controller's log.
+    // A Git source is polled: its reference is looked at again after one
+    // interval (shared by the Functions naming it).
+    let at_rest = match &plan {
+        BuildPlan::Inline(_) => Duration::from_secs(300),
+        BuildPlan::Git(_) => ctx.git.interval(),
+    };
     let outcome = async {
-        store_source(&defaulted, ctx, &inputs, &mut status).await?;
-        let build_wait = build(&defaulted, ctx, &inputs, &hash, &mut status).await?;
+        match &plan {
+            BuildPlan::Inline(inputs) => store_source(&defaulted, ctx, inputs, &mut status).await?,
+            BuildPlan::Git(git) => {
+                let reference = defaulted
+                    .spec
+                    .source
+                    .git_repository
+                    .as_ref()
+                    .and_then(|g| g.reference.clone())
+                    .unwrap_or_else(|| "main".into());
+                status.set(
+                    condition::CONFIGURATION_READY,
+                    "True",
+                    "SourceUpdated",
+                    format!("commit {} of {reference}", git.commit),
+                );
+            }
+        }
+        let build_wait = build(&defaulted, ctx, &plan, &hash, &mut status).await?;
         serve(&defaulted, ctx, &mut status).await?;
-        Ok(build_wait.unwrap_or_else(|| Action::requeue(Duration::from_secs(300))))
+        Ok(build_wait.unwrap_or_else(|| Action::requeue(at_rest)))
     }
     .await;
     status.persist(function, ctx).await?;
     outcome
+}
+
+/// The commit of a Git source to build now: its reference resolved (one
+/// listing per interval, shared) and the commit checked for `baseDir` and
+/// `handler.js` (once per commit).
+async fn resolve_git(
+    function: &Function,
+    git: &shoal_api::GitRepositorySource,
+    ctx: &Context,
+) -> Result<GitBuild, shoal_git::GitError> {
+    let namespace = function.namespace().unwrap_or_default();
+    let key = RefKey {
+        url: git.url.clone(),
+        reference: git.reference.clone().unwrap_or_else(|| "main".into()),
+        secret: git
+            .auth
+            .as_ref()
+            .map(|a| (namespace.clone(), a.secret_name.clone(), a.kind.clone())),
+    };
+    let credentials = || read_git_auth(ctx, &namespace, git.auth.as_ref());
+    let commit = ctx.git.commit(&key, credentials).await?;
+    let base_dir = git.base_dir.clone().unwrap_or_else(|| "/".into());
+    ctx.git
+        .check_folder(&key, &commit, &base_dir, || {
+            read_git_auth(ctx, &namespace, git.auth.as_ref())
+        })
+        .await?;
+    Ok(GitBuild {
+        url: git.url.clone(),
+        commit,
+        base_dir,
+        auth: git.auth.clone(),
+        runtime: function.runtime().to_string(),
+    })
+}
+
+/// The credentials in the Function's auth Secret.
+async fn read_git_auth(
+    ctx: &Context,
+    namespace: &str,
+    auth: Option<&shoal_api::RepositoryAuth>,
+) -> Result<shoal_git::GitAuth, shoal_git::GitError> {
+    let Some(auth) = auth else {
+        return Ok(shoal_git::GitAuth::None);
+    };
+    let secrets: Api<Secret> = Api::namespaced(ctx.client.clone(), namespace);
+    let secret = secrets
+        .get_opt(&auth.secret_name)
+        .await
+        .map_err(|e| shoal_git::GitError::AuthFailed(format!("reading Secret {}: {e}", auth.secret_name)))?
+        .ok_or_else(|| shoal_git::GitError::AuthFailed(format!("Secret {} does not exist", auth.secret_name)))?;
+    let data: BTreeMap<String, Vec<u8>> = secret
+        .data
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| (k, v.0))
+        .collect();
+    shoal_git::GitAuth::from_secret(&auth.kind, &data)
 }
 
 /// Stores the source in the ConfigMap the build Job mounts
@@ -930,7 +1044,7 @@ struct BuildResult {
 async fn build(
     function: &Function,
     ctx: &Context,
-    inputs: &shoal_api::BuildInputs,
+    plan: &BuildPlan,
     hash: &str,
     status: &mut StatusWriter,
 ) -> Result<Option<Action>, Error> {
@@ -1006,7 +1120,7 @@ async fn build(
                 e,
             ));
         }
-        let job = resources::build_job(&ctx.config, function, inputs);
+        let job = resources::build_job(&ctx.config, function, plan);
         match jobs.create(&PostParams::default(), &job).await {
             Ok(_) => {
                 crate::metrics::BUILDS_STARTED.inc();

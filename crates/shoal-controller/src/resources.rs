@@ -10,7 +10,7 @@ use k8s_openapi::api::batch::v1::{
 use k8s_openapi::api::core::v1::{
     Capabilities, ConfigMap, ConfigMapVolumeSource, Container, EmptyDirVolumeSource, EnvVar, EnvVarSource, KeyToPath,
     ObjectReference, Pod, PodSecurityContext, PodSpec, PodTemplateSpec, ResourceRequirements, SeccompProfile, Secret,
-    SecretKeySelector, SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
+    SecretKeySelector, SecretVolumeSource, SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
 };
 use k8s_openapi::api::discovery::v1::{Endpoint, EndpointConditions, EndpointPort, EndpointSlice};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
@@ -115,13 +115,79 @@ fn build_resources(function: &Function) -> ResourceRequirements {
     }
 }
 
+/// One commit of a Git source, to build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GitBuild {
+    /// The repository.
+    pub url: String,
+    /// The commit the reference names now.
+    pub commit: String,
+    /// The Function's folder.
+    pub base_dir: String,
+    /// The credentials' Secret, in the Function's namespace.
+    pub auth: Option<shoal_api::RepositoryAuth>,
+    /// The runtime.
+    pub runtime: String,
+}
+
+impl GitBuild {
+    /// A stable hash of what the build depends on (the commit, not the
+    /// reference: a new commit is a new build).
+    pub fn hash(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for part in [
+            "git",
+            &self.url,
+            &self.commit,
+            self.base_dir.trim_matches('/'),
+            &self.runtime,
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// What a build Job builds: inline source (from the source ConfigMap) or a
+/// Git commit (fetched by the Job).
+#[derive(Debug, Clone)]
+pub enum BuildPlan {
+    /// Inline source.
+    Inline(BuildInputs),
+    /// A Git source's commit.
+    Git(GitBuild),
+}
+
+impl BuildPlan {
+    /// The build-input hash (Job name, artifact tag, `status.buildHash`).
+    pub fn hash(&self) -> String {
+        match self {
+            BuildPlan::Inline(inputs) => inputs.hash(),
+            BuildPlan::Git(git) => git.hash(),
+        }
+    }
+
+    fn runtime(&self) -> &str {
+        match self {
+            BuildPlan::Inline(inputs) => &inputs.runtime,
+            BuildPlan::Git(git) => &git.runtime,
+        }
+    }
+}
+
+/// Where a Git build Job mounts the auth Secret.
+const GIT_AUTH_MOUNT: &str = "/git-auth";
+
 /// The build Job for one build-input hash. It runs `shoal build` in the
-/// builder image, pushes to the registry and writes the pinned reference
-/// (or the compiler's message) to its termination log.
-pub fn build_job(config: &ControllerConfig, function: &Function, inputs: &BuildInputs) -> Job {
+/// builder image (on the source ConfigMap, or on the Git commit it
+/// fetches), pushes to the registry and writes the pinned reference (or the
+/// compiler's or Git's message) to its termination log.
+pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPlan) -> Job {
     let name = function.name_any();
     let namespace = function.namespace().unwrap_or_default();
-    let hash = inputs.hash();
+    let hash = plan.hash();
     let mut meta = owned_meta(function, cluster::build_job_name(&name, &hash), cluster::ROLE_BUILD);
     let short_hash: String = hash.chars().take(32).collect();
     if let Some(labels) = meta.labels.as_mut() {
@@ -137,13 +203,23 @@ pub fn build_job(config: &ControllerConfig, function: &Function, inputs: &BuildI
         path: "handler.js".into(),
         ..KeyToPath::default()
     }];
-    if inputs.dependencies.is_some() {
+    if let BuildPlan::Inline(inputs) = plan
+        && inputs.dependencies.is_some()
+    {
         items.push(KeyToPath {
             key: source_keys::DEPENDENCIES.into(),
             path: "package.json".into(),
             ..KeyToPath::default()
         });
     }
+    let what = match plan {
+        BuildPlan::Inline(_) => SOURCE_MOUNT.to_string(),
+        BuildPlan::Git(git) => format!("git+{}#{}:{}", git.url, git.commit, git.base_dir),
+    };
+    let git_auth = match plan {
+        BuildPlan::Git(GitBuild { auth: Some(auth), .. }) => Some(auth.clone()),
+        _ => None,
+    };
     let mut env = vec![
         plain_env("HOME", "/tmp"),
         plain_env("SHOAL_CACHE_DIR", "/tmp/shoal-cache"),
@@ -173,34 +249,55 @@ pub fn build_job(config: &ControllerConfig, function: &Function, inputs: &BuildI
         name: "build".into(),
         image: Some(config.builder_image.clone()),
         image_pull_policy: config.builder_pull_policy.clone(),
-        args: Some(vec![
-            "build".into(),
-            SOURCE_MOUNT.into(),
-            "--name".into(),
-            format!("{namespace}/{name}"),
-            "--runtime".into(),
-            inputs.runtime.clone(),
-            "--push".into(),
-            artifact_tag(config, function, &hash),
-            "--result-file".into(),
-            "/dev/termination-log".into(),
-        ]),
+        args: Some({
+            let mut args = vec![
+                "build".into(),
+                what,
+                "--name".into(),
+                format!("{namespace}/{name}"),
+                "--runtime".into(),
+                plan.runtime().to_string(),
+                "--push".into(),
+                artifact_tag(config, function, &hash),
+                "--result-file".into(),
+                "/dev/termination-log".into(),
+            ];
+            if let Some(auth) = &git_auth {
+                args.extend([
+                    "--git-auth-dir".into(),
+                    GIT_AUTH_MOUNT.into(),
+                    "--git-auth-type".into(),
+                    auth.kind.clone(),
+                ]);
+            }
+            args
+        }),
         env: Some(env),
         resources: Some(build_resources(function)),
         termination_message_policy: Some("FallbackToLogsOnError".into()),
-        volume_mounts: Some(vec![
-            VolumeMount {
-                name: "source".into(),
-                mount_path: SOURCE_MOUNT.into(),
-                read_only: Some(true),
-                ..VolumeMount::default()
-            },
-            VolumeMount {
+        volume_mounts: Some({
+            let mut mounts = vec![VolumeMount {
                 name: "tmp".into(),
                 mount_path: "/tmp".into(),
                 ..VolumeMount::default()
-            },
-        ]),
+            }];
+            match plan {
+                BuildPlan::Inline(_) => mounts.push(VolumeMount {
+                    name: "source".into(),
+                    mount_path: SOURCE_MOUNT.into(),
+                    read_only: Some(true),
+                    ..VolumeMount::default()
+                }),
+                BuildPlan::Git(_) if git_auth.is_some() => mounts.push(VolumeMount {
+                    name: "git-auth".into(),
+                    mount_path: GIT_AUTH_MOUNT.into(),
+                    read_only: Some(true),
+                    ..VolumeMount::default()
+                }),
+                BuildPlan::Git(_) => {}
+            }
+            mounts
+        }),
         security_context: Some(restricted_container()),
         ..Container::default()
     };
@@ -245,22 +342,36 @@ pub fn build_job(config: &ControllerConfig, function: &Function, inputs: &BuildI
                         ..PodSecurityContext::default()
                     }),
                     containers: vec![container],
-                    volumes: Some(vec![
-                        Volume {
-                            name: "source".into(),
-                            config_map: Some(ConfigMapVolumeSource {
-                                name: cluster::source_config_map_name(&name),
-                                items: Some(items),
-                                ..ConfigMapVolumeSource::default()
-                            }),
-                            ..Volume::default()
-                        },
-                        Volume {
+                    volumes: Some({
+                        let mut volumes = vec![Volume {
                             name: "tmp".into(),
                             empty_dir: Some(EmptyDirVolumeSource::default()),
                             ..Volume::default()
-                        },
-                    ]),
+                        }];
+                        match (plan, &git_auth) {
+                            (BuildPlan::Inline(_), _) => volumes.push(Volume {
+                                name: "source".into(),
+                                config_map: Some(ConfigMapVolumeSource {
+                                    name: cluster::source_config_map_name(&name),
+                                    items: Some(items),
+                                    ..ConfigMapVolumeSource::default()
+                                }),
+                                ..Volume::default()
+                            }),
+                            (BuildPlan::Git(_), Some(auth)) => volumes.push(Volume {
+                                name: "git-auth".into(),
+                                secret: Some(SecretVolumeSource {
+                                    secret_name: Some(auth.secret_name.clone()),
+                                    // Only the owner may read the key: ssh refuses others'.
+                                    default_mode: Some(0o400),
+                                    ..SecretVolumeSource::default()
+                                }),
+                                ..Volume::default()
+                            }),
+                            (BuildPlan::Git(_), None) => {}
+                        }
+                        volumes
+                    }),
                     ..PodSpec::default()
                 }),
             },

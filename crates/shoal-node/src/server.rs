@@ -15,7 +15,7 @@ use std::{
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
@@ -75,6 +75,26 @@ async fn sweep_warm_sandboxes(table: Arc<FunctionTable>) {
         let dropped = table.sweep_warm();
         if dropped > 0 {
             tracing::debug!(dropped, "idle warm sandboxes dropped");
+        }
+    }
+}
+
+/// Most of a refused body read (and dropped) before the 413 goes out.
+const DRAIN_BYTES: usize = 64 << 20;
+/// Longest wait for it.
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
+/// Reads and drops what is left of a refused request body (up to
+/// [`DRAIN_BYTES`], for at most [`DRAIN_TIME`]), so a client still sending
+/// it reads the 413 instead of a reset connection, as Node's server does.
+async fn drain<B: Body<Data = Bytes>>(body: B) {
+    let mut body = std::pin::pin!(body);
+    let deadline = tokio::time::Instant::now() + DRAIN_TIME;
+    let mut seen = 0usize;
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, body.frame()).await {
+        seen += frame.data_ref().map_or(0, |d| d.len());
+        if seen > DRAIN_BYTES {
+            return;
         }
     }
 }
@@ -303,18 +323,32 @@ impl Node {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<usize>().ok());
+        let (parts, body) = req.into_parts();
         if declared.is_some_and(|n| n > limit) {
+            drain(body).await;
             return too_large(limit);
         }
-        let (parts, body) = req.into_parts();
-        let body = match Limited::new(body, limit).collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(limit),
-            Err(e) => {
-                tracing::debug!(function = %key, error = %e, "reading the request body failed");
-                return text(StatusCode::BAD_REQUEST, "Could not read the request body");
+        let mut body = std::pin::pin!(body);
+        let mut received = bytes::BytesMut::new();
+        loop {
+            match body.frame().await {
+                None => break,
+                Some(Ok(frame)) => {
+                    if let Some(data) = frame.data_ref() {
+                        if received.len() + data.len() > limit {
+                            drain(body).await;
+                            return too_large(limit);
+                        }
+                        received.extend_from_slice(data);
+                    }
+                }
+                Some(Err(e)) => {
+                    tracing::debug!(function = %key, error = %e, "reading the request body failed");
+                    return text(StatusCode::BAD_REQUEST, "Could not read the request body");
+                }
             }
-        };
+        }
+        let body = received.freeze();
 
         let module = match self.table.module(entry).await {
             Ok(m) => m,

@@ -48,6 +48,11 @@ pub struct ControllerArgs {
     /// Function on its port whatever the request's Host.
     #[arg(long, env = "SHOAL_SERVING_PORTS", default_value = "16384-32767", value_parser = parse_port_range)]
     serving_ports: std::ops::RangeInclusive<u16>,
+    /// Seconds between looks at a Git source's reference for a new commit
+    /// (one ref listing per repository and reference, whatever the number
+    /// of Functions naming them).
+    #[arg(long, env = "SHOAL_GIT_POLL_SECS", default_value_t = 300)]
+    git_poll_secs: u64,
     /// Build Jobs allowed at once, cluster-wide.
     #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
     max_concurrent_builds: usize,
@@ -128,6 +133,7 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         max_concurrent_builds: args.max_concurrent_builds.max(1),
         build_backoff_limit: args.build_backoff_limit,
         build_deadline: Duration::from_secs(args.build_deadline_secs),
+        git_poll_interval: Duration::from_secs(args.git_poll_secs.max(1)),
     };
     let client = kube::Client::try_default()
         .await

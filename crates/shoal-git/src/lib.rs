@@ -1,4 +1,7 @@
-//! Functions from Git repositories (Kyma's `gitRepository` source).
+//! Functions from Git repositories (Kyma's `gitRepository` source): the
+//! build fetches one commit of one, the controller resolves references
+//! and polls them. This crate only talks Git; it knows nothing of building,
+//! Kubernetes objects or where credentials are kept.
 //!
 //! Git is spoken by the `git` command (Debian's package, in the builder and
 //! controller images): it handles smart HTTP and SSH with every
