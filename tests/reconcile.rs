@@ -1310,3 +1310,44 @@ async fn git_source_failures_say_why_and_never_show_the_secret() {
     unreachable.reconcile("gone").await;
     check(&unreachable, "gone", "unreachable");
 }
+
+#[tokio::test]
+async fn a_build_job_gets_the_npmrc_secret_the_function_names() {
+    let cluster = Cluster::new(ControllerConfig {
+        npmrc_secret: Some("npm-default".into()),
+        ..ControllerConfig::default()
+    });
+    cluster.fake.put(json!({
+        "apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+        "metadata": {"name": "private-deps", "namespace": NS, "annotations": {"shoal.dev/npmrc-secret": "npm-acme"}},
+        "spec": {"source": {"inline": {"source": HANDLER, "dependencies": "{\"dependencies\": {\"@acme/greet\": \"1.0.0\"}}"}}}
+    }));
+    cluster.apply_function(
+        "plain",
+        json!({"source": {"inline": {"source": "module.exports = { main: () => 2 }"}}}),
+    );
+    cluster.reconcile("private-deps").await;
+    cluster.reconcile("plain").await;
+    let npmrc_of = |function: &str| {
+        let job = cluster
+            .jobs()
+            .into_iter()
+            .find(|j| j.metadata.name.as_deref().is_some_and(|n| n.starts_with(function)))
+            .expect("a build Job");
+        let pod = job.spec.unwrap().template.spec.unwrap();
+        let args = pod.containers[0].args.clone().unwrap();
+        assert!(args.windows(2).any(|w| w == ["--npmrc", "/npmrc/.npmrc"]), "{args:?}");
+        let volume = pod
+            .volumes
+            .unwrap()
+            .into_iter()
+            .find(|v| v.name == "npmrc")
+            .expect("npmrc volume");
+        let secret = volume.secret.unwrap();
+        // Optional: a namespace without the Secret builds from the public registry.
+        assert_eq!(secret.optional, Some(true));
+        secret.secret_name.unwrap()
+    };
+    assert_eq!(npmrc_of("private-deps"), "npm-acme");
+    assert_eq!(npmrc_of("plain"), "npm-default");
+}

@@ -21,6 +21,11 @@ pub const ROLE_LABEL: &str = "shoal.dev/role";
 pub const BUILD_HASH_LABEL: &str = "shoal.dev/build-hash";
 /// Annotation with the whole build-input hash (on ConfigMaps and Jobs).
 pub const BUILD_HASH_ANNOTATION: &str = "shoal.dev/build-hash";
+/// Annotation on a Function naming a Secret (in its namespace) whose
+/// `.npmrc` key the build uses to install dependencies (a private npm
+/// registry and its credentials); the controller's `--npmrc-secret` names
+/// one for every Function that does not.
+pub const NPMRC_SECRET_ANNOTATION: &str = "shoal.dev/npmrc-secret";
 /// Finalizer the controller puts on Functions so deletion unloads them first.
 pub const FINALIZER: &str = "serverless.kyma-project.io/shoal-cleanup";
 /// Field manager of everything the controller applies.

@@ -23,6 +23,8 @@ pub struct JsTools {
     npm: PathBuf,
     /// Installed dependencies kept by package.json content, if enabled.
     dependency_cache: Option<PathBuf>,
+    /// An `.npmrc` for npm (a private registry and its token).
+    npmrc: Option<PathBuf>,
 }
 
 impl JsTools {
@@ -34,7 +36,22 @@ impl JsTools {
             node: "node".into(),
             npm: "npm".into(),
             dependency_cache: None,
+            npmrc: None,
         }
+    }
+
+    /// npm reads `path` as its user configuration (`.npmrc`: a private
+    /// registry and its credentials), when the file exists: a build Job
+    /// mounts it from an optional Secret. Only npm sees it; it is not part
+    /// of the Function or its module.
+    pub fn with_npmrc(mut self, path: PathBuf) -> Self {
+        // npm runs in the build's own folder: a relative path would miss.
+        self.npmrc = Some(std::path::absolute(&path).unwrap_or(path));
+        self
+    }
+
+    fn npmrc(&self) -> Option<&Path> {
+        self.npmrc.as_deref().filter(|p| p.is_file())
     }
 
     /// Keeps each package.json's installed `node_modules` under `dir`, keyed
@@ -125,7 +142,14 @@ impl JsTools {
         let Some(cache) = &self.dependency_cache else {
             return self.npm_install(work).await;
         };
-        let key = hex::encode(sha2::Sha256::digest(package_json.as_bytes()));
+        // Another registry may serve other packages under the same names:
+        // the .npmrc is part of what an install depends on.
+        let mut hasher = sha2::Sha256::new();
+        hasher.update(package_json.as_bytes());
+        if let Some(npmrc) = self.npmrc() {
+            hasher.update(std::fs::read(npmrc)?);
+        }
+        let key = hex::encode(hasher.finalize());
         let cached = cache.join(&key);
         let modules = work.join("node_modules");
         if !cached.join("node_modules").is_dir() {
@@ -156,20 +180,23 @@ impl JsTools {
     }
 
     async fn npm_install(&self, work: &Path) -> Result<(), BuildError> {
+        let mut npm = Command::new(&self.npm);
+        if let Some(npmrc) = self.npmrc() {
+            npm.env("NPM_CONFIG_USERCONFIG", npmrc);
+        }
         let output = run(
-            Command::new(&self.npm)
-                .args([
-                    "install",
-                    "--omit=dev",
-                    // Dependencies' install scripts would run arbitrary code in
-                    // the build and cannot produce anything the engine runs.
-                    "--ignore-scripts",
-                    "--no-audit",
-                    "--no-fund",
-                    "--no-package-lock",
-                    "--loglevel=error",
-                ])
-                .current_dir(work),
+            npm.args([
+                "install",
+                "--omit=dev",
+                // Dependencies' install scripts would run arbitrary code in
+                // the build and cannot produce anything the engine runs.
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--no-package-lock",
+                "--loglevel=error",
+            ])
+            .current_dir(work),
             NPM_TIMEOUT,
             "npm",
         )

@@ -67,6 +67,10 @@ pub struct ControllerConfig {
     pub defaults: shoal_api::Defaults,
     /// How often a Git source's reference is looked at for a new commit.
     pub git_poll_interval: Duration,
+    /// A Secret (in each Function's namespace, optional) whose `.npmrc` key
+    /// builds use for npm, unless the Function's
+    /// `shoal.dev/npmrc-secret` annotation names another.
+    pub npmrc_secret: Option<String>,
 }
 
 impl Default for ControllerConfig {
@@ -91,6 +95,7 @@ impl Default for ControllerConfig {
             defaults: shoal_api::Defaults::default(),
             // Kyma's default.
             git_poll_interval: Duration::from_secs(300),
+            npmrc_secret: None,
         }
     }
 }

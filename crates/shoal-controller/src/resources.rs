@@ -179,6 +179,8 @@ impl BuildPlan {
 
 /// Where a Git build Job mounts the auth Secret.
 const GIT_AUTH_MOUNT: &str = "/git-auth";
+/// Where a build Job mounts the `.npmrc` Secret.
+const NPMRC_MOUNT: &str = "/npmrc";
 
 /// The build Job for one build-input hash. It runs `shoal build` in the
 /// builder image (on the source ConfigMap, or on the Git commit it
@@ -220,6 +222,14 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
         BuildPlan::Git(GitBuild { auth: Some(auth), .. }) => Some(auth.clone()),
         _ => None,
     };
+    // A private npm registry's .npmrc, from an optional Secret: a Function
+    // without one builds as before.
+    let npmrc_secret = function
+        .annotations()
+        .get(cluster::NPMRC_SECRET_ANNOTATION)
+        .cloned()
+        .or_else(|| config.npmrc_secret.clone())
+        .filter(|s| !s.is_empty());
     let mut env = vec![
         plain_env("HOME", "/tmp"),
         plain_env("SHOAL_CACHE_DIR", "/tmp/shoal-cache"),
@@ -262,6 +272,9 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                 "--result-file".into(),
                 "/dev/termination-log".into(),
             ];
+            if npmrc_secret.is_some() {
+                args.extend(["--npmrc".into(), format!("{NPMRC_MOUNT}/.npmrc")]);
+            }
             if let Some(auth) = &git_auth {
                 args.extend([
                     "--git-auth-dir".into(),
@@ -295,6 +308,14 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                     ..VolumeMount::default()
                 }),
                 BuildPlan::Git(_) => {}
+            }
+            if npmrc_secret.is_some() {
+                mounts.push(VolumeMount {
+                    name: "npmrc".into(),
+                    mount_path: NPMRC_MOUNT.into(),
+                    read_only: Some(true),
+                    ..VolumeMount::default()
+                });
             }
             mounts
         }),
@@ -369,6 +390,23 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                                 ..Volume::default()
                             }),
                             (BuildPlan::Git(_), None) => {}
+                        }
+                        if let Some(secret) = &npmrc_secret {
+                            volumes.push(Volume {
+                                name: "npmrc".into(),
+                                secret: Some(SecretVolumeSource {
+                                    secret_name: Some(secret.clone()),
+                                    items: Some(vec![KeyToPath {
+                                        key: ".npmrc".into(),
+                                        path: ".npmrc".into(),
+                                        ..KeyToPath::default()
+                                    }]),
+                                    // Absent: npm uses the public registry.
+                                    optional: Some(true),
+                                    ..SecretVolumeSource::default()
+                                }),
+                                ..Volume::default()
+                            });
                         }
                         volumes
                     }),

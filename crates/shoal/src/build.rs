@@ -44,6 +44,10 @@ pub struct BuildArgs {
     /// the controller can read it from the pod's status.
     #[arg(long, value_name = "PATH")]
     result_file: Option<PathBuf>,
+    /// An `.npmrc` for installing the Function's dependencies (a private
+    /// npm registry and its token); ignored when the file does not exist.
+    #[arg(long, env = "SHOAL_NPMRC")]
+    npmrc: Option<PathBuf>,
     /// Registry user for --push (anonymous when unset).
     #[arg(long, env = "SHOAL_REGISTRY_USER")]
     registry_user: Option<String>,
@@ -186,7 +190,11 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
         shoal_api::check_runtime(runtime).map_err(anyhow::Error::msg)?;
         source.inputs.runtime = runtime.clone();
     }
-    let builder = Builder::new(crate::build::js_tools(), build_runtime()?);
+    let tools = match &args.npmrc {
+        Some(npmrc) => crate::build::js_tools().with_npmrc(npmrc.clone()),
+        None => crate::build::js_tools(),
+    };
+    let builder = Builder::new(tools, build_runtime()?);
     let env = source
         .function
         .as_ref()

@@ -53,6 +53,11 @@ pub struct ControllerArgs {
     /// of Functions naming them).
     #[arg(long, env = "SHOAL_GIT_POLL_SECS", default_value_t = 300)]
     git_poll_secs: u64,
+    /// A Secret name whose `.npmrc` key builds use for npm when it exists in
+    /// the Function's namespace (a Function's `shoal.dev/npmrc-secret`
+    /// annotation names its own).
+    #[arg(long, env = "SHOAL_NPMRC_SECRET")]
+    npmrc_secret: Option<String>,
     /// Build Jobs allowed at once, cluster-wide.
     #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
     max_concurrent_builds: usize,
@@ -134,6 +139,7 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         build_backoff_limit: args.build_backoff_limit,
         build_deadline: Duration::from_secs(args.build_deadline_secs),
         git_poll_interval: Duration::from_secs(args.git_poll_secs.max(1)),
+        npmrc_secret: args.npmrc_secret.filter(|s| !s.is_empty()),
     };
     let client = kube::Client::try_default()
         .await
