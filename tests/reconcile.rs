@@ -1279,6 +1279,14 @@ async fn git_source_failures_say_why_and_never_show_the_secret() {
         let status = serde_json::to_string(&cluster.function(name).unwrap().status).unwrap();
         assert!(!status.contains("t0ken") && !status.contains("wrong-pw"), "{status}");
     };
+    // Everything the controller logs meanwhile, at every level.
+    let logs = LogCapture::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(logs.clone())
+        .finish();
+    let _logging = tracing::subscriber::set_default(subscriber);
+
     let cluster = Cluster::default();
     git_creds(&cluster, "wrong-pw");
     git_function(&cluster, "bad-password", &url, "orders", "main");
@@ -1309,6 +1317,43 @@ async fn git_source_failures_say_why_and_never_show_the_secret() {
     );
     unreachable.reconcile("gone").await;
     check(&unreachable, "gone", "unreachable");
+
+    let logged = logs.text();
+    assert!(
+        logged.contains("authentication failed"),
+        "the failure is logged: {logged}"
+    );
+    assert!(
+        !logged.contains("wrong-pw") && !logged.contains("t0ken-9f2"),
+        "{logged}"
+    );
+}
+
+/// A log writer keeping what was written.
+#[derive(Clone, Default)]
+struct LogCapture(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl LogCapture {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for LogCapture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogCapture {
+    type Writer = LogCapture;
+    fn make_writer(&'a self) -> Self::Writer {
+        self.clone()
+    }
 }
 
 #[tokio::test]

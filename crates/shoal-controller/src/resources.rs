@@ -356,6 +356,9 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                         run_as_non_root: Some(true),
                         run_as_user: Some(65532),
                         run_as_group: Some(65532),
+                        // Mounted Secrets (Git credentials, .npmrc) belong to
+                        // this group, so the non-root build can read them.
+                        fs_group: Some(65532),
                         seccomp_profile: Some(SeccompProfile {
                             type_: "RuntimeDefault".into(),
                             ..SeccompProfile::default()
@@ -383,8 +386,10 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                                 name: "git-auth".into(),
                                 secret: Some(SecretVolumeSource {
                                     secret_name: Some(auth.secret_name.clone()),
-                                    // Only the owner may read the key: ssh refuses others'.
-                                    default_mode: Some(0o400),
+                                    // Readable by the build's group (fsGroup): the
+                                    // build copies the key to a file of its own
+                                    // mode 0600 for ssh.
+                                    default_mode: Some(0o440),
                                     ..SecretVolumeSource::default()
                                 }),
                                 ..Volume::default()
