@@ -275,21 +275,7 @@ impl Platform {
                 Err(e) => panic!("connecting to {address}:{port}: {e}"),
             }
         };
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-            .await
-            .expect("handshake");
-        tokio::spawn(connection);
-        let request = http::Request::get("/")
-            .header("host", host)
-            .body(http_body_util::Empty::<bytes::Bytes>::new())
-            .expect("request");
-        let response = sender.send_request(request).await.expect("response");
-        let status = response.status().as_u16();
-        let body = http_body_util::BodyExt::collect(response.into_body())
-            .await
-            .expect("body")
-            .to_bytes();
-        (status, String::from_utf8_lossy(&body).into_owned())
+        get_with_host(stream, host).await
     }
 
     /// Admission, reconcile, build, load, reconcile: to Running.
@@ -314,6 +300,25 @@ impl Platform {
         assert!(shoal_controller::reconcile::is_function_ready(&self.function(&name)));
         name
     }
+}
+
+/// GET / over `stream` with `host` as the Host header: status and body.
+async fn get_with_host(stream: tokio::net::TcpStream, host: &str) -> (u16, String) {
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    tokio::spawn(connection);
+    let request = http::Request::get("/")
+        .header("host", host)
+        .body(http_body_util::Empty::<bytes::Bytes>::new())
+        .expect("request");
+    let response = sender.send_request(request).await.expect("response");
+    let status = response.status().as_u16();
+    let body = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .expect("body")
+        .to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 fn kyma_function(name: &str, source: &str, dependencies: &str) -> Value {
@@ -404,15 +409,7 @@ async fn a_request_with_a_foreign_host_reaches_the_function_its_endpoint_port_na
         let host = host.to_string();
         async move {
             let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-            let (mut sender, connection) = hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .expect("handshake");
-            tokio::spawn(connection);
-            let request = http::Request::get("/")
-                .header("host", host)
-                .body(http_body_util::Empty::<bytes::Bytes>::new())
-                .expect("request");
-            sender.send_request(request).await.expect("response").status().as_u16()
+            get_with_host(stream, &host).await.0
         }
     };
     assert_eq!(own_port("orders.example.com").await, 404);
