@@ -1156,7 +1156,9 @@ async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commi
     );
     let url = format!("{}/functions.git", server.base);
     let cluster = Cluster::new(ControllerConfig {
-        git_poll_interval: std::time::Duration::from_millis(400),
+        // Long enough that the steps below fit inside one interval on a
+        // busy machine.
+        git_poll_interval: std::time::Duration::from_secs(3),
         ..ControllerConfig::default()
     });
     git_creds(&cluster, "t0ken-9f2");
@@ -1220,7 +1222,7 @@ async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commi
     }
     assert_eq!(cluster.fake.count(Method::POST, JOBS), posted);
     // ...then one listing notices it, and each Function builds it once.
-    tokio::time::sleep(std::time::Duration::from_millis(450)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
     for _ in 0..3 {
         for name in names {
             cluster.reconcile(name).await;

@@ -267,7 +267,7 @@ impl Platform {
         let stream = loop {
             match tokio::net::TcpStream::connect((address.as_str(), port)).await {
                 Ok(s) => break s,
-                Err(e) if attempts < 50 => {
+                Err(e) if attempts < 250 => {
                     attempts += 1;
                     let _ = e;
                     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -421,7 +421,7 @@ async fn a_request_with_a_foreign_host_reaches_the_function_its_endpoint_port_na
     platform.reconcile(&orders).await;
     platform.sync.remove(NS, &orders);
     let mut closed = false;
-    for _ in 0..50 {
+    for _ in 0..250 {
         if tokio::net::TcpStream::connect((orders_ip.as_str(), orders_port))
             .await
             .is_err()
