@@ -3,16 +3,19 @@
 //! - [`crd`]: the `functions.serverless.kyma-project.io` CustomResourceDefinition,
 //!   generated from the Rust types in `shoal-api`.
 //! - [`webhook`]: the defaulting and validating admission webhooks, served
-//!   over HTTPS with a certificate made at start-up ([`tls`]).
+//!   over HTTPS with a certificate every replica shares ([`tls`]).
 //! - [`reconcile`]: the reconciler — a ConfigMap with the source, a build
 //!   Job per distinct source, the artifact in status, and a selector-less
 //!   Service per Function whose EndpointSlice lists the node pods serving it,
 //!   at the Function's own serving port ([`ports`]).
-//!
 //! - [`leader`]: leader election over a Lease, so replicas can run side by
 //!   side with one reconciling.
+//! - [`git`]: `gitRepository` sources: references resolved and polled (one
+//!   ref listing per repository and reference per interval), new commits
+//!   checked for their `baseDir`.
 //!
-//! This crate talks to the API server only. It never builds or runs a
+//! This crate talks to the API server, and to Git remotes only to list
+//! their refs and check a commit's folder. It never builds or runs a
 //! Function (the build Job and the node servers do), and it owns none of the
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
 
