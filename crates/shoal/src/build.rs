@@ -114,6 +114,33 @@ pub async fn fetch_git(
     let Some(spec) = source.git.clone() else {
         return Ok(None);
     };
+    let auth = git_auth_for(source, auth_dir, auth_type)?;
+    let work = tempfile::tempdir()?;
+    shoal_build::fetch_git_source(source, auth, work.path()).await?;
+    let folder = if spec.base_dir == "/" {
+        "the repository root".to_string()
+    } else {
+        spec.base_dir.clone()
+    };
+    println!(
+        "fetched {} at {} ({folder})",
+        shoal_build::git::scrub(&spec.url),
+        source.commit.as_deref().unwrap_or("?"),
+    );
+    Ok(Some(work))
+}
+
+/// The credentials for a Git Function: from `auth_dir`, else (for a
+/// Function YAML naming an auth Secret) the `.secrets/<secretName>` folder
+/// next to it, else none.
+///
+/// # Errors
+/// When the folder cannot be read or lacks a key the type needs.
+pub fn git_auth_for(
+    source: &shoal_build::FunctionSource,
+    auth_dir: Option<&std::path::Path>,
+    auth_type: Option<&str>,
+) -> anyhow::Result<shoal_build::git::GitAuth> {
     let declared = source.git_auth.clone();
     let local_secret = declared.as_ref().map(|a| {
         source
@@ -124,25 +151,12 @@ pub async fn fetch_git(
             .join(&a.secret_name)
     });
     let kind = auth_type.or(declared.as_ref().map(|a| a.kind.as_str()));
-    let auth = match (auth_dir, local_secret) {
+    Ok(match (auth_dir, local_secret) {
         (Some(dir), _) => git_auth_from_dir(dir, kind)?,
         (None, Some(dir)) => git_auth_from_dir(&dir, kind)
             .with_context(|| format!("the Function's auth Secret stands in as the folder {}", dir.display()))?,
         (None, None) => shoal_build::git::GitAuth::None,
-    };
-    let work = tempfile::tempdir()?;
-    shoal_build::fetch_git_source(source, auth, work.path()).await?;
-    println!(
-        "fetched {} at {} ({})",
-        shoal_build::git::scrub(&spec.url),
-        source.commit.as_deref().unwrap_or("?"),
-        if spec.base_dir == "/" {
-            "the repository root".to_string()
-        } else {
-            spec.base_dir.clone()
-        }
-    );
-    Ok(Some(work))
+    })
 }
 
 pub async fn run(args: BuildArgs) -> anyhow::Result<()> {

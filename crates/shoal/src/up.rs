@@ -28,6 +28,10 @@ pub struct UpArgs {
     /// dynamic (shared engine) or static modules.
     #[arg(long, default_value = "dynamic")]
     linking: Linking,
+    /// Seconds between looks at a gitRepository Function's reference for a
+    /// new commit (rebuilt and swapped in when there is one).
+    #[arg(long, default_value_t = 30)]
+    git_poll_secs: u64,
     #[command(flatten)]
     node: NodeArgs,
 }
@@ -94,6 +98,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
 
     let watcher_table = table.clone();
     let node_args = args.node.clone();
+    let git_poll = Duration::from_secs(args.git_poll_secs.max(1));
     let linking = args.linking;
     tokio::spawn(async move {
         loop {
@@ -112,7 +117,11 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
                 }
             }
             for path in now {
-                if watched.by_path.get(&path).is_none_or(|w| w.stamp != stamp(&path)) {
+                let changed = match watched.by_path.get(&path) {
+                    None => true,
+                    Some(w) => w.stamp != stamp(&path) || w.new_commit(git_poll).await,
+                };
+                if changed {
                     let outcome = build_one(path, &builder, linking, &node_args).await;
                     watched.apply(outcome, &watcher_table);
                 }
@@ -132,17 +141,57 @@ struct WatchedFunction {
     stamp: Vec<(PathBuf, SystemTime, u64)>,
     key: Option<FunctionKey>,
     curl_args: String,
+    /// For a gitRepository source: what was built, and when the reference
+    /// was last looked at.
+    git: Option<GitWatch>,
+}
+
+/// A Git Function's reference as last built.
+struct GitWatch {
+    spec: shoal_build::git::GitSpec,
+    auth: shoal_build::git::GitAuth,
+    commit: String,
+    checked: std::sync::Mutex<std::time::Instant>,
+}
+
+impl WatchedFunction {
+    /// Whether the Function's Git reference names another commit than the
+    /// one built (looked at once per `every`).
+    async fn new_commit(&self, every: Duration) -> bool {
+        let Some(git) = &self.git else { return false };
+        {
+            let mut checked = git.checked.lock().unwrap_or_else(|p| p.into_inner());
+            if checked.elapsed() < every {
+                return false;
+            }
+            *checked = std::time::Instant::now();
+        }
+        let remote = shoal_build::git::GitRemote::new(&git.spec.url, git.auth.clone());
+        match remote.resolve(&git.spec.reference).await {
+            Ok(commit) if commit != git.commit => {
+                println!("{} moved to {commit}", git.spec.reference);
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                eprintln!("! {}: {e}", shoal_build::git::scrub(&git.spec.url));
+                false
+            }
+        }
+    }
 }
 
 /// The result of building one path.
 struct Outcome {
     path: PathBuf,
     stamp: Vec<(PathBuf, SystemTime, u64)>,
+    git: Option<GitWatch>,
     result: Result<(FunctionKey, FunctionConfig, Vec<u8>, String, u128), String>,
 }
 
 async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &NodeArgs) -> Outcome {
     let stamp = stamp(&path);
+    let mut git = None;
     let result = async {
         let mut source = shoal_build::load_function(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let key = FunctionKey::new(source.namespace.clone(), source.name.clone());
@@ -151,6 +200,15 @@ async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &No
         let _checkout = crate::build::fetch_git(&mut source, None, None)
             .await
             .map_err(|e| format!("{key}: {e:#}"))?;
+        // Looked at again for new commits.
+        if let (Some(spec), Some(commit)) = (source.git.clone(), source.commit.clone()) {
+            git = Some(GitWatch {
+                spec,
+                auth: crate::build::git_auth_for(&source, None, None).map_err(|e| format!("{key}: {e:#}"))?,
+                commit,
+                checked: std::sync::Mutex::new(std::time::Instant::now()),
+            });
+        }
         let env = source
             .function
             .as_ref()
@@ -173,7 +231,12 @@ async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &No
         ))
     }
     .await;
-    Outcome { path, stamp, result }
+    Outcome {
+        path,
+        stamp,
+        git,
+        result,
+    }
 }
 
 impl Watched {
@@ -194,6 +257,7 @@ impl Watched {
                     stamp: outcome.stamp,
                     key: Some(key),
                     curl_args,
+                    git: outcome.git,
                 }
             }
             Err(message) => {
@@ -203,11 +267,13 @@ impl Watched {
                     ""
                 };
                 eprintln!("✗ {message}{still}");
-                let curl_args = previous.map(|p| p.curl_args).unwrap_or_default();
+                let (curl_args, git) = previous.map(|p| (p.curl_args, p.git)).unwrap_or_default();
                 WatchedFunction {
                     stamp: outcome.stamp,
                     key: known,
                     curl_args,
+                    // Still the commit that serves; looked at again later.
+                    git,
                 }
             }
         };

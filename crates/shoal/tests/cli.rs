@@ -915,3 +915,56 @@ fn dependencies_from_a_private_npm_registry_install_with_an_npmrc() {
     let wasm = std::fs::read(dir.path().join("greeter.wasm")).unwrap();
     assert!(wasm.len() > 1000);
 }
+
+#[test]
+fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
+    use shoal_tests::git_server::Repo;
+    use std::io::{BufRead, BufReader};
+    let repos = tempfile::tempdir().unwrap();
+    let repo = Repo::create(repos.path(), "fns.git");
+    repo.commit(
+        &[("hello/handler.js", "module.exports = { main: () => 'first commit' };\n")],
+        "one",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "hello.yaml",
+        &format!(
+            "apiVersion: serverless.kyma-project.io/v1alpha2\nkind: Function\nmetadata:\n  name: hello\nspec:\n  source:\n    gitRepository:\n      url: file://{}\n      baseDir: hello\n      reference: main\n",
+            repo.bare.display()
+        ),
+    );
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args([
+            "up",
+            dir.path().to_str().unwrap(),
+            "--listen",
+            &addr,
+            "--git-poll-secs",
+            "1",
+        ])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || for _ in BufReader::new(stdout).lines().map_while(Result::ok) {});
+    let path = "/default/hello/";
+    let served = wait_for_body(&addr, path, "first commit", std::time::Duration::from_secs(120));
+    // A new commit on main is noticed by the next look at the reference.
+    repo.commit(
+        &[(
+            "hello/handler.js",
+            "module.exports = { main: () => 'second commit' };\n",
+        )],
+        "two",
+    );
+    let swapped = served && wait_for_body(&addr, path, "second commit", std::time::Duration::from_secs(60));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(served, "never served the first commit");
+    assert!(swapped, "the new commit was not swapped in");
+}
