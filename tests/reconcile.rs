@@ -815,6 +815,42 @@ async fn the_fake_api_refuses_what_the_api_server_refuses_with_its_message() {
     ] {
         assert!(message.contains(expected), "{expected:?} not in {message}");
     }
+
+    // An events.k8s.io/v1 Event without what v1 requires, and a TLS Secret
+    // without its key.
+    let events: kube::Api<k8s_openapi::api::events::v1::Event> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let event = k8s_openapi::api::events::v1::Event {
+        metadata: kube::api::ObjectMeta {
+            name: Some("hello.1".into()),
+            ..Default::default()
+        },
+        reason: Some("BuildStarted".into()),
+        type_: Some("Info".into()),
+        ..Default::default()
+    };
+    let message = events
+        .create(&Default::default(), &event)
+        .await
+        .unwrap_err()
+        .to_string();
+    for expected in [
+        "eventTime: Required value",
+        "reportingInstance: Required value",
+        "type: Unsupported value",
+    ] {
+        assert!(message.contains(expected), "{expected:?} not in {message}");
+    }
+    let secrets: kube::Api<k8s_openapi::api::core::v1::Secret> = kube::Api::namespaced(cluster.fake.client(), NS);
+    let secret: k8s_openapi::api::core::v1::Secret = serde_json::from_value(json!({
+        "metadata": {"name": "tls"}, "type": "kubernetes.io/tls", "data": {"tls.crt": "Y2VydA=="}
+    }))
+    .unwrap();
+    let message = secrets
+        .create(&Default::default(), &secret)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("data[tls.key]: Required value"), "{message}");
 }
 
 #[tokio::test]

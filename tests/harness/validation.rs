@@ -759,6 +759,54 @@ fn validate_lease(errors: &mut Errors, object: &Value) {
     }
 }
 
+/// events.k8s.io/v1 Events (the API server's `ValidateEventCreate`): the
+/// fields a v1 Event must have, their lengths, the type, and a series'.
+fn validate_event(errors: &mut Errors, object: &Value) {
+    for field in [
+        "eventTime",
+        "reportingController",
+        "reportingInstance",
+        "action",
+        "reason",
+    ] {
+        match object[field].as_str() {
+            None | Some("") => errors.required(field),
+            Some(v) if field != "eventTime" && v.len() > 128 => errors.too_long(field, 128),
+            Some(_) => {}
+        }
+    }
+    if let Some(kind) = object["type"].as_str()
+        && !["Normal", "Warning"].contains(&kind)
+    {
+        errors.unsupported("type", kind, &["Normal", "Warning"]);
+    }
+    if object["note"].as_str().is_some_and(|n| n.len() > 1024) {
+        errors.too_long("note", 1024);
+    }
+    let series = &object["series"];
+    if !series.is_null() {
+        if series["count"].as_i64().is_none_or(|c| c < 2) {
+            errors.invalid("series.count", &series["count"], "should be at least 2");
+        }
+        if series["lastObservedTime"].is_null() {
+            errors.required("series.lastObservedTime");
+        }
+    }
+}
+
+/// A `kubernetes.io/tls` Secret holds `tls.crt` and `tls.key`.
+fn validate_tls_secret(errors: &mut Errors, object: &Value) {
+    if object["type"].as_str() != Some("kubernetes.io/tls") {
+        return;
+    }
+    for key in ["tls.crt", "tls.key"] {
+        let present = ["data", "stringData"].iter().any(|d| !object[*d][key].is_null());
+        if !present {
+            errors.required(format!("data[{key}]"));
+        }
+    }
+}
+
 /// Validates an object as the API server would on create or update; the
 /// 422 body to answer with, or `None` when it is accepted.
 pub fn validate(object: &Value) -> Option<Value> {
@@ -767,7 +815,12 @@ pub fn validate(object: &Value) -> Option<Value> {
     let mut errors = Errors::default();
     validate_meta(&mut errors, kind, object);
     match kind {
-        "ConfigMap" | "Secret" => validate_data_map(&mut errors, object),
+        "ConfigMap" => validate_data_map(&mut errors, object),
+        "Secret" => {
+            validate_data_map(&mut errors, object);
+            validate_tls_secret(&mut errors, object);
+        }
+        "Event" if api_version == "events.k8s.io/v1" => validate_event(&mut errors, object),
         "Service" => validate_service(&mut errors, object),
         "EndpointSlice" => validate_endpoint_slice(&mut errors, object),
         "Job" => validate_job(&mut errors, object),
