@@ -108,7 +108,10 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
                 inputs,
                 git: git.as_ref().map(|g| crate::git::GitSpec {
                     url: g.url.clone(),
-                    reference: g.reference.clone().unwrap_or_else(|| "main".into()),
+                    reference: g
+                        .reference
+                        .clone()
+                        .unwrap_or_else(|| crate::git::DEFAULT_REFERENCE.into()),
                     base_dir: g.base_dir.clone().unwrap_or_else(|| "/".into()),
                 }),
                 git_auth: git.and_then(|g| g.auth),

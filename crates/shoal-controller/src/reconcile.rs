@@ -402,6 +402,11 @@ pub struct Context {
     functions: Option<Store<Function>>,
 }
 
+/// How [`Context::apply_if_changed`] keys what it applied.
+fn applied_key(kind: &str, namespace: &str, name: &str) -> String {
+    format!("{kind}/{namespace}/{name}")
+}
+
 struct Ports {
     allocator: crate::ports::PortAllocator,
     seeded: bool,
@@ -425,11 +430,10 @@ impl Context {
         K: kube::Resource + Clone + serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug,
         K::DynamicType: Default,
     {
-        let key = format!(
-            "{}/{}/{}",
-            K::kind(&K::DynamicType::default()),
+        let key = applied_key(
+            &K::kind(&K::DynamicType::default()),
             object.meta().namespace.as_deref().unwrap_or(""),
-            name
+            name,
         );
         let hash = {
             use std::hash::{Hash, Hasher};
@@ -470,10 +474,10 @@ impl Context {
         };
         let meta = object.meta();
         let namespace = meta.namespace.clone().unwrap_or_default();
-        let key = format!(
-            "{}/{namespace}/{}",
-            K::kind(&K::DynamicType::default()),
-            meta.name.clone().unwrap_or_default()
+        let key = applied_key(
+            &K::kind(&K::DynamicType::default()),
+            &namespace,
+            meta.name.as_deref().unwrap_or(""),
         );
         let mut applied = self.applied.lock().unwrap_or_else(|p| p.into_inner());
         let stale = match applied.get(&key) {
@@ -495,9 +499,9 @@ impl Context {
     fn forget_applied(&self, namespace: &str, name: &str) {
         let mut applied = self.applied.lock().unwrap_or_else(|p| p.into_inner());
         for key in [
-            format!("Service/{namespace}/{name}"),
-            format!("EndpointSlice/{namespace}/{}", cluster::endpoint_slice_name(name)),
-            format!("ConfigMap/{namespace}/{}", cluster::source_config_map_name(name)),
+            applied_key("Service", namespace, name),
+            applied_key("EndpointSlice", namespace, &cluster::endpoint_slice_name(name)),
+            applied_key("ConfigMap", namespace, &cluster::source_config_map_name(name)),
         ] {
             applied.remove(&key);
         }
@@ -911,18 +915,11 @@ async fn apply(function: &Function, ctx: &Context) -> Result<Action, Error> {
         match &plan {
             BuildPlan::Inline(inputs) => store_source(&defaulted, ctx, inputs, &mut status).await?,
             BuildPlan::Git(git) => {
-                let reference = defaulted
-                    .spec
-                    .source
-                    .git_repository
-                    .as_ref()
-                    .and_then(|g| g.reference.clone())
-                    .unwrap_or_else(|| "main".into());
                 status.set(
                     condition::CONFIGURATION_READY,
                     "True",
                     "SourceUpdated",
-                    format!("commit {} of {reference}", git.commit),
+                    format!("commit {} of {}", git.commit, git.reference),
                 );
             }
         }
@@ -946,7 +943,10 @@ async fn resolve_git(
     let namespace = function.namespace().unwrap_or_default();
     let key = RefKey {
         url: git.url.clone(),
-        reference: git.reference.clone().unwrap_or_else(|| "main".into()),
+        reference: git
+            .reference
+            .clone()
+            .unwrap_or_else(|| shoal_git::DEFAULT_REFERENCE.into()),
         secret: git
             .auth
             .as_ref()
@@ -962,6 +962,7 @@ async fn resolve_git(
         .await?;
     Ok(GitBuild {
         url: git.url.clone(),
+        reference: key.reference.clone(),
         commit,
         base_dir,
         auth: git.auth.clone(),

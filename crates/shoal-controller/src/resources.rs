@@ -120,6 +120,8 @@ fn build_resources(function: &Function) -> ResourceRequirements {
 pub struct GitBuild {
     /// The repository.
     pub url: String,
+    /// The branch, tag or commit the Function names.
+    pub reference: String,
     /// The commit the reference names now.
     pub commit: String,
     /// The Function's folder.

@@ -22,6 +22,9 @@ use std::time::Duration;
 use base64::Engine;
 use tokio::process::Command;
 
+/// The reference of a Git source that names none (Kyma's default).
+pub const DEFAULT_REFERENCE: &str = "main";
+
 /// How long one git command may take.
 const GIT_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -364,15 +367,6 @@ fn classify(stderr: &str) -> GitError {
         || lower.contains("load key")
     {
         GitError::AuthFailed(first)
-    } else if lower.contains("couldn't find remote ref")
-        || lower.contains("not our ref")
-        || lower.contains("no such remote ref")
-        || lower.contains("unadvertised object")
-    {
-        GitError::ReferenceNotFound {
-            reference: String::new(),
-            url: first,
-        }
     } else if lower.contains("could not resolve host")
         || lower.contains("connection refused")
         || lower.contains("failed to connect")
@@ -432,7 +426,7 @@ impl GitSpec {
         Some(Self {
             url: url.to_string(),
             reference: if reference.is_empty() {
-                "main".into()
+                DEFAULT_REFERENCE.into()
             } else {
                 reference.to_string()
             },

@@ -224,29 +224,12 @@ fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
     Some((status, body))
 }
 
-fn wait_for_body(addr: &str, path: &str, expected: &str, within: std::time::Duration) -> bool {
-    let deadline = std::time::Instant::now() + within;
-    while std::time::Instant::now() < deadline {
-        if http_get(addr, path).is_some_and(|(s, b)| s == 200 && b == expected) {
-            return true;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    false
-}
-
-#[test]
-fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_stops_on_sigterm() {
+/// `shoal up DIR --listen ADDR EXTRA…`, and what it prints, as it prints it.
+fn spawn_up(dir: &Path, addr: &str, extra: &[&str]) -> (std::process::Child, std::sync::Arc<std::sync::Mutex<String>>) {
     use std::io::{BufRead, BufReader};
-    let dir = tempfile::tempdir().unwrap();
-    let handler = write(
-        dir.path(),
-        "greeter.js",
-        "module.exports = { main: () => 'version one' };\n",
-    );
-    let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args(["up", dir.path().to_str().unwrap(), "--listen", &addr])
+        .args(["up", dir.to_str().unwrap(), "--listen", addr])
+        .args(extra)
         .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -260,6 +243,30 @@ fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_sto
             sink.lock().unwrap().push_str(&(line + "\n"));
         }
     });
+    (child, printed)
+}
+
+fn wait_for_body(addr: &str, path: &str, expected: &str, within: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while std::time::Instant::now() < deadline {
+        if http_get(addr, path).is_some_and(|(s, b)| s == 200 && b == expected) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn up_serves_a_folder_swaps_in_edits_keeps_serving_through_a_broken_edit_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let handler = write(
+        dir.path(),
+        "greeter.js",
+        "module.exports = { main: () => 'version one' };\n",
+    );
+    let addr = format!("127.0.0.1:{}", free_port());
+    let (mut child, printed) = spawn_up(dir.path(), &addr, &[]);
     let path = "/default/greeter/";
     let ok = wait_for_body(&addr, path, "version one", std::time::Duration::from_secs(120));
     assert!(ok, "never served version one: {}", printed.lock().unwrap());
@@ -919,7 +926,6 @@ fn dependencies_from_a_private_npm_registry_install_with_an_npmrc() {
 #[test]
 fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
     use shoal_tests::git_server::Repo;
-    use std::io::{BufRead, BufReader};
     let repos = tempfile::tempdir().unwrap();
     let repo = Repo::create(repos.path(), "fns.git");
     repo.commit(
@@ -936,22 +942,7 @@ fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
         ),
     );
     let addr = format!("127.0.0.1:{}", free_port());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args([
-            "up",
-            dir.path().to_str().unwrap(),
-            "--listen",
-            &addr,
-            "--git-poll-secs",
-            "1",
-        ])
-        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || for _ in BufReader::new(stdout).lines().map_while(Result::ok) {});
+    let (mut child, _printed) = spawn_up(dir.path(), &addr, &["--git-poll-secs", "1"]);
     let path = "/default/hello/";
     let served = wait_for_body(&addr, path, "first commit", std::time::Duration::from_secs(120));
     // A new commit on main is noticed by the next look at the reference.
