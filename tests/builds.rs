@@ -123,14 +123,157 @@ async fn a_missing_npm_package_is_named() {
 }
 
 #[tokio::test]
-async fn a_node_builtin_the_engine_lacks_is_named() {
-    let e = build_error(
-        "const cp = require('child_process');\nmodule.exports = { main: () => cp.execSync('id') };",
+async fn a_node_builtin_a_function_cannot_use_builds_and_throws_when_called() {
+    let module = build(
+        r#"const cp = require('child_process');
+module.exports = { main() {
+  try { cp.execSync('id'); return 'ran'; } catch (e) { return `${e.code}: ${e.message}`; }
+} };"#,
         None,
     )
     .await;
-    assert!(matches!(e, BuildError::NodeBuiltin(_)), "{e:?}");
-    assert!(e.to_string().contains("built-in module \"child_process\""), "{e}");
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.text(),
+        "ERR_METHOD_NOT_IMPLEMENTED: child_process.execSync() is not available in Shoal: a Function cannot start processes"
+    );
+}
+
+#[tokio::test]
+async fn a_builtin_shoal_does_not_know_builds_with_a_warning() {
+    // A name a newer Node may add: the build warns, the module loads, and
+    // only using it fails.
+    let source = r#"const future = require('node:shoal-future-module');
+module.exports = { main() {
+  try { future.open(); return 'opened'; } catch (e) { return e.code; }
+} };"#;
+    let built = builder()
+        .build(&inputs(source, None), Linking::Dynamic)
+        .await
+        .expect("an unknown built-in does not fail the build");
+    assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
+    assert!(
+        built.warnings[0].contains("built-in module \"shoal-future-module\" is not available in Shoal"),
+        "{:?}",
+        built.warnings
+    );
+    let module = runtime().load(&built.wasm).unwrap();
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.text(),
+        "ERR_METHOD_NOT_IMPLEMENTED"
+    );
+}
+
+#[tokio::test]
+async fn create_require_gives_the_builtins_a_function_names() {
+    // ESM code that requires built-ins through createRequire: the bundler
+    // sees the names in the require('...') calls and bundles them.
+    let module = build(
+        r#"import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+export function main() {
+  const crypto = require('node:crypto');
+  const out = [crypto.createHash('sha256').update('x').digest('hex').slice(0, 8), require('os').EOL === '\n'];
+  try { require('./data.json'); } catch (e) { out.push(e.code); }
+  return out;
+}"#,
+        None,
+    )
+    .await;
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.json(),
+        serde_json::json!(["2d711642", true, "MODULE_NOT_FOUND"])
+    );
+}
+
+/// Node 22's built-in modules and their exports, and where Shoal's still
+/// differ (crates/shoal-build/js/node/test/: gen-builtin-shapes.mjs writes
+/// the first, the module tests keep the second).
+fn node_builtins() -> (serde_json::Value, serde_json::Value) {
+    let dir = shoal_tests::workspace_root().join("crates/shoal-build/js/node/test");
+    let read = |name: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    (read("builtin-shapes.json"), read("builtin-gaps.json"))
+}
+
+#[tokio::test]
+async fn a_function_requiring_every_node_builtin_builds_and_each_has_node_22s_exports() {
+    let (shapes, gaps) = node_builtins();
+    let names: Vec<&str> = shapes["modules"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert!(names.len() >= 70, "Node 22 has more built-ins than {}", names.len());
+    // Requires every one (as a bundler sees them: literal require calls) and
+    // calls nothing; main reports each module's own keys and their typeof.
+    let requires: Vec<String> = names
+        .iter()
+        .map(|name| format!("  {name:?}: require({name:?}),"))
+        .collect();
+    let source = format!(
+        r#"const modules = {{
+{}
+}};
+const FUNCTION_OWN = ["length", "name", "prototype", "arguments", "caller"];
+const typeOf = (read) => {{ try {{ const v = read(); return v === null ? "null" : typeof v; }} catch {{ return "throws"; }} }};
+module.exports = {{ main() {{
+  const shapes = {{}};
+  for (const [name, m] of Object.entries(modules)) {{
+    const keys = {{}};
+    for (const k of Object.getOwnPropertyNames(m)) if (typeof m !== "function" || !FUNCTION_OWN.includes(k)) keys[k] = typeOf(() => m[k]);
+    shapes[name] = keys;
+  }}
+  return shapes;
+}} }};"#,
+        requires.join("\n")
+    );
+    let built = builder()
+        .build(&inputs(&source, None), Linking::Dynamic)
+        .await
+        .unwrap_or_else(|e| panic!("requiring every Node 22 built-in must build: {e}"));
+    assert!(built.warnings.is_empty(), "{:?}", built.warnings);
+    let module = runtime().load(&built.wasm).unwrap();
+    let r = invoke(&module, Req::get("/")).await;
+    assert_eq!(r.status, 200, "{}\n{}", r.text(), r.logs);
+    let found = r.json();
+
+    let list = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    let mut problems = Vec::new();
+    for name in &names {
+        let node = shapes["modules"][*name]["keys"].as_object().unwrap();
+        let Some(shoal) = found[*name].as_object() else {
+            problems.push(format!("{name}: not loaded"));
+            continue;
+        };
+        let known = &gaps["modules"][*name];
+        let (known_missing, known_extra, known_wrong) = (
+            list(&known["missing"]),
+            list(&known["extra"]),
+            list(&known["wrongType"]),
+        );
+        for (key, node_type) in node {
+            match shoal.get(key).and_then(|t| t.as_str()) {
+                None if !known_missing.contains(key) => problems.push(format!("{name}: lacks {key}")),
+                Some(t) if t != node_type && !known_wrong.contains(&format!("{key}: {t}")) => {
+                    problems.push(format!("{name}.{key} is {t}, in Node 22 {node_type}"))
+                }
+                _ => {}
+            }
+        }
+        for key in shoal.keys() {
+            if !node.contains_key(key) && !known_extra.contains(key) {
+                problems.push(format!("{name}: has {key}, which Node 22's has not"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[tokio::test]
@@ -358,5 +501,207 @@ async fn a_repository_over_ssh_builds_with_an_encrypted_key() {
     assert!(
         !refused.contains("guess") && !refused.contains("OPENSSH PRIVATE KEY"),
         "{refused}"
+    );
+}
+
+/// Inputs whose `files` hold npm packages under node_modules, as npm would
+/// install them (there is no package.json with dependencies, so no npm runs).
+fn with_packages(source: &str, files: &[(&str, &str)]) -> BuildInputs {
+    let mut inputs = inputs(source, None);
+    for (path, text) in files {
+        inputs.files.insert((*path).to_string(), text.as_bytes().to_vec());
+    }
+    inputs
+}
+
+#[tokio::test]
+async fn a_package_requiring_what_is_not_installed_builds_and_throws_only_when_that_runs() {
+    // An optional dependency, a peer, a file the package does not ship: in
+    // Node each require()/import() fails only when its line runs.
+    let inputs = with_packages(
+        r#"const pkg = require('uses-optional');
+module.exports = { main: async () => {
+  const out = { tried: pkg.tried };
+  try { pkg.later(); } catch (e) { out.later = [e.code, e.message, e.requireStack]; }
+  try { await pkg.importLater(); } catch (e) { out.importLater = [e.code, e.message]; }
+  try { pkg.relative(); } catch (e) { out.relative = e.code; }
+  return out;
+} };"#,
+        &[
+            (
+                "node_modules/uses-optional/package.json",
+                r#"{"name":"uses-optional","version":"1.0.0"}"#,
+            ),
+            (
+                "node_modules/uses-optional/index.js",
+                r#"let tried;
+try { tried = require('not-installed-a'); } catch (e) { tried = e.code; }
+exports.tried = tried;
+exports.later = () => require('not-installed-b');
+exports.importLater = () => import('not-installed-c');
+exports.relative = () => require('./lib-cov/missing');"#,
+            ),
+        ],
+    );
+    let built = builder()
+        .build(&inputs, Linking::Dynamic)
+        .await
+        .expect("the package's missing modules do not fail the build");
+    for name in ["not-installed-b", "not-installed-c", "./lib-cov/missing"] {
+        assert!(
+            built.warnings.iter().any(|w| w.contains(&format!(
+                "\"{name}\" is not installed (wanted by node_modules/uses-optional/index.js)"
+            ))),
+            "{name}: {:?}",
+            built.warnings
+        );
+    }
+    let module = runtime().load(&built.wasm).unwrap();
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.json(),
+        serde_json::json!({
+            "tried": "MODULE_NOT_FOUND",
+            "later": ["MODULE_NOT_FOUND", "Cannot find module 'not-installed-b'\nRequire stack:\n- /usr/src/app/function/node_modules/uses-optional/index.js", ["/usr/src/app/function/node_modules/uses-optional/index.js"]],
+            "importLater": ["ERR_MODULE_NOT_FOUND", "Cannot find package 'not-installed-c' imported from /usr/src/app/function/node_modules/uses-optional/index.js"],
+            "relative": "MODULE_NOT_FOUND",
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_handler_requiring_a_package_that_is_not_installed_is_a_build_error() {
+    // The Function's own code: a package missing from its package.json is a
+    // mistake worth a failed build, even on a line that may not run.
+    let e = build_error(
+        "module.exports = { main: (event) => event.data ? require('shoal-not-installed-9d2e') : 0 };",
+        None,
+    )
+    .await;
+    assert!(matches!(e, BuildError::Bundle(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains(r#"Could not resolve "shoal-not-installed-9d2e""#),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn package_modules_see_their_own_location_and_files_as_in_kymas_pod() {
+    // Each module has its own __dirname and import.meta.url; its package's
+    // data files, listings and require.resolve() answer as they would with
+    // node_modules on disk under /usr/src/app/function.
+    let inputs = with_packages(
+        r#"const fs = require('fs');
+const tables = require('tables');
+module.exports = { main: async () => {
+  const esm = await import('esm-located');
+  return {
+    dir: tables.dir, file: tables.file, version: tables.version, font: tables.font,
+    listing: tables.listing, resolved: tables.resolved, resolvedPackage: tables.resolvedPackage,
+    computed: tables.load('blue'), parent: tables.hasParent, id: tables.id,
+    url: esm.url, dirname: esm.dirname, handlerDir: __dirname,
+    codeRead: (() => { try { fs.readFileSync(tables.file); return 'read'; } catch (e) { return e.code; } })(),
+    missing: (() => { try { require.resolve('not-there'); } catch (e) { return e.code; } })(),
+  };
+} };"#,
+        &[
+            (
+                "node_modules/tables/package.json",
+                r#"{"name":"tables","version":"2.4.6","main":"lib/index.js"}"#,
+            ),
+            (
+                "node_modules/tables/lib/index.js",
+                r#"const fs = require('fs');
+const path = require('path');
+exports.dir = __dirname;
+exports.file = __filename;
+exports.version = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version;
+exports.font = fs.readFileSync(path.join(__dirname, '../fonts/Standard.flf'), 'utf8').trim();
+exports.listing = fs.readdirSync(path.join(__dirname, 'colors')).sort();
+exports.resolved = require.resolve('./colors/red');
+exports.resolvedPackage = require.resolve('tables/package.json');
+exports.load = (name) => require(path.join(__dirname, 'colors', name));
+exports.hasParent = Boolean(module.parent);
+exports.id = module.id;"#,
+            ),
+            ("node_modules/tables/lib/colors/red.js", "module.exports = '#f00';"),
+            ("node_modules/tables/lib/colors/blue.js", "module.exports = '#00f';"),
+            ("node_modules/tables/fonts/Standard.flf", "flf2a$ standard\n"),
+            (
+                "node_modules/esm-located/package.json",
+                r#"{"name":"esm-located","version":"1.0.0","type":"module","exports":"./index.js"}"#,
+            ),
+            (
+                "node_modules/esm-located/index.js",
+                "export const url = import.meta.url;\nexport const dirname = import.meta.dirname;\n",
+            ),
+        ],
+    );
+    let module = runtime()
+        .load(&builder().build(&inputs, Linking::Dynamic).await.unwrap().wasm)
+        .unwrap();
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.json(),
+        serde_json::json!({
+            "dir": "/usr/src/app/function/node_modules/tables/lib",
+            "file": "/usr/src/app/function/node_modules/tables/lib/index.js",
+            "version": "2.4.6",
+            "font": "flf2a$ standard",
+            "listing": ["blue.js", "red.js"],
+            "resolved": "/usr/src/app/function/node_modules/tables/lib/colors/red.js",
+            "resolvedPackage": "/usr/src/app/function/node_modules/tables/package.json",
+            "computed": "#00f",
+            "parent": true,
+            "id": "/usr/src/app/function/node_modules/tables/lib/index.js",
+            "url": "file:///usr/src/app/function/node_modules/esm-located/index.js",
+            "dirname": "/usr/src/app/function/node_modules/esm-located",
+            "handlerDir": "/usr/src/app/function",
+            "codeRead": "ERR_METHOD_NOT_IMPLEMENTED",
+            "missing": "MODULE_NOT_FOUND",
+        })
+    );
+}
+
+#[tokio::test]
+async fn commonjs_without_use_strict_runs_sloppy_where_its_code_relies_on_it() {
+    // The bundle is one ES module, compiled strict; a package module that
+    // shows it needs sloppy mode (a plain call's `this`, copying a method
+    // named `length` onto a function, a `with` statement) runs as Node runs it.
+    let inputs = with_packages(
+        r#"const s = require('sloppy-old');
+module.exports = { main: () => ({ shared: s.shared, copied: s.copied, withA: s.withA, strictThis: require('strict-new').thisInPlainCall }) };"#,
+        &[
+            (
+                "node_modules/sloppy-old/package.json",
+                r#"{"name":"sloppy-old","version":"0.3.1"}"#,
+            ),
+            (
+                "node_modules/sloppy-old/index.js",
+                r#"function holder() { this.__sloppySharedKey = 'on the global object'; return this.__sloppySharedKey; }
+exports.shared = holder();
+function Assertion() {}
+Assertion.prototype.length = function (n) { return n; };
+var copy = function () {};
+for (var key in Assertion.prototype) copy[key] = Assertion.prototype[key];
+exports.copied = typeof copy.length;
+var scope = { a: 'from with' };
+with (scope) { exports.withA = a; }"#,
+            ),
+            (
+                "node_modules/strict-new/package.json",
+                r#"{"name":"strict-new","version":"1.0.0"}"#,
+            ),
+            (
+                "node_modules/strict-new/index.js",
+                "'use strict';\nfunction plain() { return this; }\nexports.thisInPlainCall = String(plain());",
+            ),
+        ],
+    );
+    let module = runtime()
+        .load(&builder().build(&inputs, Linking::Dynamic).await.unwrap().wasm)
+        .unwrap();
+    assert_eq!(
+        invoke(&module, Req::get("/")).await.json(),
+        serde_json::json!({ "shared": "on the global object", "copied": "number", "withA": "from with", "strictThis": "undefined" })
     );
 }

@@ -37,6 +37,43 @@ if (request === null) throw new Error("Shoal: the sandbox got no request");
 let head = request.head;
 
 // ---------------------------------------------------------------- globals
+// Node's globalThis lists only these among its enumerable keys
+// (Object.keys(globalThis); core-js exports globalThis): the engine's
+// (console, TextEncoder, Javy, __javy_*) and Shoal's own (__shoal_*,
+// process, the classes the bundler puts there) are there but not enumerable.
+const NODE_ENUMERABLE_GLOBALS = new Set([
+  "global", "clearImmediate", "setImmediate", "clearInterval", "clearTimeout", "setInterval", "setTimeout",
+  "queueMicrotask", "structuredClone", "atob", "btoa", "performance", "fetch", "crypto", "navigator",
+]);
+function hideGlobal(name, value) {
+  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+}
+for (const key of Object.getOwnPropertyNames(globalThis)) {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, key);
+  const enumerable = NODE_ENUMERABLE_GLOBALS.has(key);
+  if (descriptor.configurable && descriptor.enumerable !== enumerable && (enumerable || descriptor.enumerable)) {
+    Object.defineProperty(globalThis, key, { enumerable });
+  }
+}
+hideGlobal("__shoal_trace_headers", []);
+// Node's `global` and `navigator` (Node 21+), enumerable as there.
+if (!("global" in globalThis)) Object.defineProperty(globalThis, "global", { value: globalThis, writable: true, configurable: true, enumerable: true });
+if (!("navigator" in globalThis)) {
+  let navigator;
+  class Navigator {
+    get hardwareConcurrency() { return 1; }
+    get language() { return "en-US"; }
+    get languages() { return ["en-US"]; }
+    get userAgent() { return `Node.js/${String(globalThis.process.version).slice(1).split(".")[0]}`; }
+    // `${os.type()} ${os.machine()}`, as Node's (node/os.js).
+    get platform() { return "Linux wasm32"; }
+  }
+  Object.defineProperty(globalThis, "navigator", {
+    get: () => navigator || (navigator = new Navigator()),
+    configurable: true,
+    enumerable: true,
+  });
+}
 // The build's probe loads the module without the Function's env (only its
 // plain spec.env values, where known). It records the variables read and
 // missing, so a load that fails for want of them is not taken for broken code.
@@ -50,7 +87,12 @@ function probeEnv(known) {
   });
 }
 const NODE_VERSIONS = { nodejs20: "20.19.0", nodejs22: "22.12.0", nodejs24: "24.0.0" };
-globalThis.process = globalThis.process || {
+// The prelude owns what `process` says about the Function (env, its
+// runtime's Node line, nextTick). A module the bundler injects for a global
+// (WebSocket, fetch...) may load node/process.js before this code runs and
+// create `process` first: then these fields are put on that same object,
+// so `require('process') === process` still holds and env is never lost.
+const preludeProcess = {
   env: head.probe ? probeEnv(head.env) : Object.assign({}, head.env),
   argv: ["node", "handler.js"],
   // What code checks for feature detection: the Node.js line of the
@@ -73,9 +115,15 @@ globalThis.process = globalThis.process || {
   ),
   cwd: () => "/",
   exit: (code) => { throw new Error(`process.exit(${code}) is not supported in a Function`); },
-  on: () => globalThis.process,
-  emitWarning: (w) => console.warn(String(w)),
 };
+if (globalThis.process) {
+  Object.assign(globalThis.process, preludeProcess);
+} else {
+  hideGlobal("process", Object.assign(preludeProcess, {
+    on: () => globalThis.process,
+    emitWarning: (w) => console.warn(String(w)),
+  }));
+}
 // Node's process says `[object process]`: libraries pick their Node code
 // paths by it (axios chooses its http adapter over fetch this way).
 if (!Object.prototype.hasOwnProperty.call(globalThis.process, Symbol.toStringTag)) {
@@ -106,6 +154,63 @@ if (!Object.prototype.hasOwnProperty.call(globalThis.process, Symbol.toStringTag
     writable: true,
     configurable: true,
   });
+}
+
+// V8's CallSite API (Error.prepareStackTrace's frames). The engine's frames
+// have getFileName, getLineNumber, getColumnNumber, getFunction,
+// getFunctionName and isNative; depd (in express, body-parser, koa) and
+// source-map-support call the rest while loading. The engine does not
+// record receivers, eval origins or async frames: those answer as V8 does
+// for a frame with none.
+{
+  const hadOwn = Object.prototype.hasOwnProperty.call(Error, "prepareStackTrace");
+  const saved = Error.prepareStackTrace;
+  let frame = null;
+  try {
+    Error.prepareStackTrace = (_, callSites) => callSites;
+    const holder = {};
+    Error.captureStackTrace(holder);
+    if (Array.isArray(holder.stack)) frame = holder.stack[0];
+  } finally {
+    if (hadOwn) Error.prepareStackTrace = saved;
+    else delete Error.prepareStackTrace;
+  }
+  const proto = frame ? Object.getPrototypeOf(frame) : null;
+  const methods = {
+    getThis: () => undefined,
+    getTypeName: () => null,
+    getMethodName: () => null,
+    getEvalOrigin: () => undefined,
+    getScriptHash: () => "",
+    getEnclosingLineNumber: () => null,
+    getEnclosingColumnNumber: () => null,
+    getPosition: () => null,
+    getPromiseIndex: () => null,
+    isEval: () => false,
+    isToplevel: () => true,
+    isConstructor: () => false,
+    isAsync: () => false,
+    isPromiseAll: () => false,
+    getScriptNameOrSourceURL() {
+      return this.getFileName();
+    },
+    toString() {
+      let location = "native";
+      if (!this.isNative()) {
+        location = this.getFileName() || "<anonymous>";
+        const line = this.getLineNumber();
+        const column = this.getColumnNumber();
+        if (line !== null && line !== undefined) location += column !== null && column !== undefined ? `:${line}:${column}` : `:${line}`;
+      }
+      const name = this.getFunctionName();
+      return name ? `${name} (${location})` : location;
+    },
+  };
+  if (proto) {
+    for (const [name, fn] of Object.entries(methods)) {
+      if (!Object.prototype.hasOwnProperty.call(proto, name)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+    }
+  }
 }
 
 // Turkish and Azeri case mapping (dotted and dotless i), which the engine's
@@ -305,7 +410,7 @@ let nextTimerId = 1;
 
 // Host calls in flight: id -> callback(result). fetch and http register here.
 const hostCalls = new Map();
-globalThis.__shoal_calls = hostCalls;
+hideGlobal("__shoal_calls", hostCalls);
 
 class Timeout {
   constructor(id) {
@@ -360,11 +465,15 @@ function runCallback(what, fn, args) {
   }
 }
 
-/** Runs the loop until `isDone()` or nothing is left that could make progress. */
-async function pump(isDone) {
+/**
+ * Runs the loop until `isDone()` or nothing is left that could make
+ * progress; with `mayWait` false it runs only what is ready now and never
+ * waits in the host.
+ */
+async function pump(isDone, mayWait = true) {
   pumping++;
   try {
-    await loop(isDone);
+    await loop(isDone, mayWait);
   } finally {
     pumping--;
     if (ticks.length > 0 && pumping === 0 && !tickDrainQueued) {
@@ -374,7 +483,7 @@ async function pump(isDone) {
   }
 }
 
-async function loop(isDone) {
+async function loop(isDone, mayWait) {
   for (;;) {
     // Here a callback has just run (or the loop just started after one):
     // its ticks come before its promise callbacks.
@@ -401,7 +510,7 @@ async function loop(isDone) {
     if (!next && hostCalls.size === 0) return;
     const wait = next ? Math.max(0, next.at - Date.now()) : -1;
     if (wait !== 0) {
-      const id = __shoal_host.wait(wait);
+      const id = __shoal_host.wait(mayWait ? wait : 0);
       if (id > 0) {
         const deliver = hostCalls.get(id);
         hostCalls.delete(id);
@@ -409,6 +518,7 @@ async function loop(isDone) {
         if (deliver) runCallback("a host call's callback", deliver, [result]);
         continue;
       }
+      if (!mayWait) return;
     }
     if (!next || next.at > Date.now()) continue;
     if (next.repeat) next.at = Date.now() + next.delay;
@@ -466,6 +576,11 @@ function parseExtendedForm(text) {
     const value = eq < 0 ? "" : decodeComponent(part.slice(eq + 1));
     const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
     const path = m ? [m[1], ...(m[2].match(/\[[^[\]]*\]/g) || []).map((seg) => seg.slice(1, -1))] : [rawKey];
+    // As qs under body-parser: a field naming __proto__ anywhere in its path
+    // is dropped whole (it would reach Object.prototype, and with it every
+    // later request of a warm sandbox); constructor, toString and the like
+    // stay ordinary own keys.
+    if (path.includes("__proto__")) continue;
     let node = out;
     for (let i = 0; i < path.length; i++) {
       const key = path[i];
@@ -502,11 +617,36 @@ function mediaType(contentType) {
 
 class BadRequest extends Error {}
 
+// The engine parses JSON recursively on the sandbox's native stack, which
+// holds about 8,000 levels: a body nesting deeper would end the sandbox
+// instead of answering. Only a body longer than twice this can nest deeper,
+// so ordinary bodies are never scanned.
+const MAX_JSON_DEPTH = 5000;
+function jsonDepth(text) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return deepest;
+}
+
 function parseBody(contentType, bytes) {
   if (bytes.length === 0) return undefined;
   const type = mediaType(contentType);
   if (type === "application/json" || type === "application/cloudevents+json") {
     const text = decoder.decode(bytes);
+    if (text.length > 2 * MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
+      throw new BadRequest(`Bad Request: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    }
     try {
       return JSON.parse(text);
     } catch (err) {
@@ -794,6 +934,12 @@ export async function run(load) {
     request = nextRequest();
     if (request === null) return;
     head = request.head;
+    // Node runs its loop while idle; a sandbox is frozen between requests.
+    // What became ready meanwhile (a pooled connection the server closed,
+    // a timer now due) runs before the handler sees the new request, as it
+    // would have in Node, so a pool never hands out a connection Node has
+    // already dropped.
+    if (hostCalls.size > 0 || timers.size > 0 || immediates.length > 0) await pump(() => false, false);
   }
 }
 

@@ -82,12 +82,14 @@ impl JsTools {
         Ok(())
     }
 
+    /// Bundles the Function in `work`: the bundle, and the bundler's
+    /// warnings (a built-in Shoal does not know, files fs cannot read).
     pub(crate) async fn bundle(
         &self,
         work: &Path,
         inputs: &BuildInputs,
         timings: &mut BuildTimings,
-    ) -> Result<String, BuildError> {
+    ) -> Result<(String, Vec<String>), BuildError> {
         self.check()?;
         tokio::fs::write(work.join("handler.js"), &inputs.source).await?;
         for (relative, content) in &inputs.files {
@@ -125,15 +127,11 @@ impl JsTools {
         )
         .await?;
         timings.bundle = t.elapsed();
+        let stderr = String::from_utf8_lossy(&output.stderr);
         if !output.status.success() {
-            let message = String::from_utf8_lossy(&output.stderr).trim().to_string();
-            return Err(if message.contains("Node.js built-in module") {
-                BuildError::NodeBuiltin(message)
-            } else {
-                BuildError::Bundle(message)
-            });
+            return Err(BuildError::Bundle(stderr.trim().to_string()));
         }
-        Ok(tokio::fs::read_to_string(&out).await?)
+        Ok((tokio::fs::read_to_string(&out).await?, bundle_warnings(&stderr)))
     }
 
     /// npm install in `work`, or the cached install of the same package.json
@@ -244,5 +242,41 @@ async fn run(cmd: &mut Command, timeout: Duration, what: &str) -> Result<std::pr
     match tokio::time::timeout(timeout, child.wait_with_output()).await {
         Ok(result) => Ok(result?),
         Err(_) => Err(BuildError::Tooling(format!("{what} did not finish within {timeout:?}"))),
+    }
+}
+
+/// The warnings bundle.mjs prints on success: each starts a line with
+/// "warning: "; the lines after it (the source line it points at) are part
+/// of it.
+fn bundle_warnings(stderr: &str) -> Vec<String> {
+    let mut warnings: Vec<String> = Vec::new();
+    let mut in_warning = false;
+    for line in stderr.lines() {
+        if let Some(text) = line.strip_prefix("warning: ") {
+            warnings.push(text.to_string());
+            in_warning = true;
+        } else if let (true, Some(last)) = (in_warning, warnings.last_mut()) {
+            last.push('\n');
+            last.push_str(line);
+        }
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bundle_warnings;
+
+    #[test]
+    fn warnings_keep_the_lines_that_follow_them() {
+        let stderr = "warning: handler.js:1:21: the Node.js built-in module \"ffi\" is not available\n    const ffi = require('node:ffi');\nwarning: second\n";
+        assert_eq!(
+            bundle_warnings(stderr),
+            vec![
+                "handler.js:1:21: the Node.js built-in module \"ffi\" is not available\n    const ffi = require('node:ffi');".to_string(),
+                "second".to_string(),
+            ]
+        );
+        assert!(bundle_warnings("").is_empty());
     }
 }

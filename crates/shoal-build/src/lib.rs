@@ -78,9 +78,6 @@ pub enum BuildError {
     /// npm could not install a dependency.
     #[error("npm install failed: {0}")]
     Npm(String),
-    /// The code needs a Node.js module the engine does not have.
-    #[error("{0}")]
-    NodeBuiltin(String),
     /// The bundler rejected the code (syntax errors land here, with
     /// file:line:column).
     #[error("{0}")]
@@ -174,14 +171,15 @@ impl Builder {
         let mut timings = BuildTimings::default();
 
         let work = tempfile::Builder::new().prefix("shoal-build-").tempdir()?;
-        let bundle = self.tools.bundle(work.path(), inputs, &mut timings).await?;
+        let (bundle, bundle_warnings) = self.tools.bundle(work.path(), inputs, &mut timings).await?;
 
         let t = Instant::now();
         let wasm = codegen::generate(&self.runtime, &bundle, linking).await?;
         timings.codegen = t.elapsed();
 
         let t = Instant::now();
-        let warnings = self.check_main(&wasm, env).await?.into_iter().collect();
+        let mut warnings = bundle_warnings;
+        warnings.extend(self.check_main(&wasm, env).await?);
         timings.check = t.elapsed();
         timings.total = started.elapsed();
 

@@ -230,9 +230,15 @@ function install() {
   installed = true;
   // A warm sandbox serves many requests: each starts with no store, as each
   // request starts in a fresh async context in Node (the prelude calls this).
-  globalThis.__shoal_requestStarts = () => {
-    current = new Frame(new Map());
-  };
+  // Not enumerable: Shoal's internals are not among Node's globals.
+  Object.defineProperty(globalThis, '__shoal_requestStarts', {
+    value: () => {
+      current = new Frame(new Map());
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   NativePromise = Promise;
   const proto = NativePromise.prototype;
   const desc = Object.getOwnPropertyDescriptor(proto, 'constructor');

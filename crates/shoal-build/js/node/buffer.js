@@ -16,6 +16,9 @@ const { nodeError, invalidArgType } = require('./internal/errors');
 const { Buffer } = base;
 // Bundlers may rename the function (Buffer2...); Node's name shows in inspect.
 Object.defineProperty(Buffer, 'name', { value: 'Buffer' });
+// The package's marker of itself: code that refuses polyfills (jsdom's
+// @exodus/bytes) tests it, and Node's Buffer has none.
+delete Buffer.TYPED_ARRAY_SUPPORT;
 const kMaxLength = base.kMaxLength;
 const kStringMaxLength = 2 ** 29 - 24;
 
@@ -215,7 +218,8 @@ for (const name of Object.getOwnPropertyNames(Buffer.prototype)) {
 
 // The prelude hands raw request bodies over as Buffers when a Function has
 // Buffer loaded (Kyma's body-parser gives Buffers); without it, Uint8Arrays.
-globalThis.__shoal_Buffer = Buffer;
+// Not enumerable: Shoal's internals are not among Node's globals.
+Object.defineProperty(globalThis, '__shoal_Buffer', { value: Buffer, writable: true, configurable: true, enumerable: false });
 
 module.exports = {
   Buffer,

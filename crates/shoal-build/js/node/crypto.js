@@ -1,81 +1,38 @@
 'use strict';
-// node:crypto for Shoal Functions. The primitives (hashes, HMAC, PBKDF2,
-// random bytes) are the engine's, on globalThis.__shoal_native; this module
-// gives them Node's API, HKDF and the Web Crypto subset built on them
-// (digest, HMAC keys, PBKDF2), scrypt, and AES in CBC, CTR and GCM through
-// createCipheriv/createDecipheriv (update/final; not as streams).
-// Signatures with key pairs, Diffie-Hellman and the like are not in the
-// engine: those functions throw an Error naming themselves.
+// node:crypto for Shoal Functions: the module's face. Hashes, HMAC,
+// random numbers, PBKDF2, HKDF, scrypt and AES (CBC, CTR, GCM through
+// createCipheriv/createDecipheriv, update/final, not as streams) are here;
+// keys (KeyObject, key generation), signatures, RSA encryption, ECDH,
+// X509Certificate and Web Crypto are in internal/crypto/. The work is done in the engine
+// (globalThis.__shoal_native), in Rust.
 const { concatBytes } = require('./internal/bytes.js');
 
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType, outOfRange, notAvailable, addUnderscores } = require('./internal/errors');
 const { DOMException } = require('./internal/dom-exception');
-
-function native() {
-  const n = globalThis.__shoal_native;
-  if (!n || typeof n.digest !== 'function') {
-    throw notAvailable('node:crypto', 'the engine does not provide __shoal_native');
-  }
-  return n;
-}
-
-const kKeyObject = Symbol.for('shoal.crypto.KeyObject');
-const kCryptoKey = Symbol.for('shoal.crypto.CryptoKey');
-
-// ---------------------------------------------------------------- helpers
-
-function isArrayBufferLike(v) {
-  const tag = Object.prototype.toString.call(v);
-  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
-}
-
-function viewBytes(v) {
-  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-}
-
-// data: string (in `encoding`), Buffer, TypedArray or DataView.
-function toBytes(data, encoding, name = 'data', allowArrayBuffer = false) {
-  if (typeof data === 'string') return Buffer.from(data, encoding || 'utf8');
-  if (ArrayBuffer.isView(data)) return viewBytes(data);
-  if (allowArrayBuffer && isArrayBufferLike(data)) return new Uint8Array(data);
-  throw invalidArgType(name, allowArrayBuffer
-    ? ['string', 'ArrayBuffer', 'Buffer', 'TypedArray', 'DataView']
-    : ['string', 'Buffer', 'TypedArray', 'DataView'], data);
-}
-
-
-function encodeOutput(arrayBuffer, encoding) {
-  const buf = Buffer.from(arrayBuffer);
-  if (encoding === undefined || encoding === 'buffer') return buf;
-  return buf.toString(encoding);
-}
-
-const hashNames = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
-const hashAliases = {
-  md5: 'md5', sha1: 'sha1', 'sha-1': 'sha1', sha224: 'sha224', 'sha-224': 'sha224', sha256: 'sha256', 'sha-256': 'sha256',
-  sha384: 'sha384', 'sha-384': 'sha384', sha512: 'sha512', 'sha-512': 'sha512',
-  'rsa-md5': 'md5', 'rsa-sha1': 'sha1', 'rsa-sha224': 'sha224', 'rsa-sha256': 'sha256', 'rsa-sha384': 'sha384', 'rsa-sha512': 'sha512',
-  'sha2-224': 'sha224', 'sha2-256': 'sha256', 'sha2-384': 'sha384', 'sha2-512': 'sha512',
+const {
+  native, kState, isArrayBufferLike, viewBytes, toBytes, encodeOutput, hashNames, digestLengths, normalizeHash,
+} = require('./internal/crypto/util');
+// The key API and Web Crypto are loaded on first use: most Functions only
+// hash or want a UUID, and should not pay for setting up the rest.
+const lazily = (load) => {
+  let loaded;
+  return () => (loaded ??= load());
 };
-const digestLengths = { md5: 16, sha1: 20, sha224: 28, sha256: 32, sha384: 48, sha512: 64 };
-const blockSizes = { md5: 64, sha1: 64, sha224: 64, sha256: 64, sha384: 128, sha512: 128 };
-
-function normalizeHash(algorithm, name = 'algorithm') {
-  if (typeof algorithm !== 'string') throw invalidArgType(name, 'string', algorithm);
-  const alg = hashAliases[algorithm.toLowerCase()];
-  if (!alg) {
-    if (/^(sha3-|shake|blake2|ripemd|sm3|whirlpool|md4|sha512-2)/i.test(algorithm)) {
-      throw notAvailable(`The ${algorithm} digest`, `supported: ${hashNames.join(', ')}`);
-    }
-    return null;
-  }
-  return alg;
-}
+const keysModule = lazily(() => require('./internal/crypto/keys'));
+const keygen = lazily(() => require('./internal/crypto/keygen'));
+const sig = lazily(() => require('./internal/crypto/sig'));
+const asym = lazily(() => require('./internal/crypto/cipher-asym'));
+const dh = lazily(() => require('./internal/crypto/diffie-hellman'));
+const web = lazily(() => require('./internal/crypto/webcrypto'));
+const x509 = lazily(() => require('./internal/crypto/x509'));
+const keys = {
+  prepareSecretKey: (...args) => keysModule().prepareSecretKey(...args),
+  isKeyObject: (v) => keysModule().isKeyObject(v),
+  isCryptoKey: (v) => keysModule().isCryptoKey(v),
+};
 
 // ---------------------------------------------------------------- Hash
-
-const kState = Symbol('state');
 
 // Hash and Hmac buffer their input and hash it natively at digest().
 function bufferUpdate(st, data, inputEncoding) {
@@ -124,7 +81,7 @@ class Hmac {
     if (!(this instanceof Hmac)) return new Hmac(hmac, key, options);
     const alg = normalizeHash(hmac, 'hmac');
     if (!alg) throw new Error(`Invalid digest: ${hmac}`);
-    const keyBytes = secretKeyBytes(key, options && options.encoding, 'key');
+    const keyBytes = secretKeyBytes(key, options && options.encoding);
     Object.defineProperty(this, kState, { value: { alg, key: keyBytes, chunks: [], finalized: false } });
   }
 
@@ -144,16 +101,8 @@ class Hmac {
   }
 }
 
-function secretKeyBytes(key, encoding, name) {
-  if (key && key[kKeyObject]) {
-    if (key.type !== 'secret') throw nodeError(TypeError, 'ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE', `Invalid key object type ${key.type}, expected secret.`);
-    return key[kState].bytes;
-  }
-  if (key && key[kCryptoKey]) return key[kState].bytes;
-  if (typeof key === 'string') return Buffer.from(key, encoding || 'utf8');
-  if (ArrayBuffer.isView(key)) return viewBytes(key).slice();
-  if (isArrayBufferLike(key)) return new Uint8Array(key.slice(0));
-  throw invalidArgType(name, ['string', 'ArrayBuffer', 'Buffer', 'TypedArray', 'DataView', 'KeyObject', 'CryptoKey'], key);
+function secretKeyBytes(key, encoding) {
+  return Uint8Array.from(keys.prepareSecretKey(key, encoding));
 }
 
 function createHash(algorithm, options) {
@@ -367,7 +316,7 @@ function hkdfBytes(alg, ikm, salt, info, length) {
 function hkdfSync(digest, ikm, salt, info, keylen) {
   const alg = normalizeHash(digest, 'digest');
   if (!alg) throw nodeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${digest}`);
-  const key = secretKeyBytes(ikm, 'utf8', 'ikm');
+  const key = secretKeyBytes(ikm, 'utf8');
   const s = toBytes(salt, 'utf8', 'salt', true);
   const i = toBytes(info, 'utf8', 'info', true);
   if (typeof keylen !== 'number') throw invalidArgType('length', 'number', keylen);
@@ -444,8 +393,7 @@ function cipherSpec(name) {
 }
 
 function cipherKeyBytes(key) {
-  if (key && key[kKeyObject]) return key[kState].bytes;
-  if (key && key[kCryptoKey]) return key[kState].bytes;
+  if (keys.isKeyObject(key) || keys.isCryptoKey(key)) return keys.prepareSecretKey(key);
   return toBytes(key, 'utf8', 'key', true);
 }
 
@@ -609,236 +557,17 @@ function getCipherInfo(name) {
   };
 }
 
-// ---------------------------------------------------------------- keys
-
-class KeyObject {
-  constructor(type, bytes) {
-    if (type !== 'secret') throw notAvailable(`KeyObject of type ${type}`);
-    Object.defineProperty(this, kState, { value: { bytes } });
-    Object.defineProperty(this, kKeyObject, { value: true });
-    Object.defineProperty(this, 'type', { value: type, enumerable: true });
-  }
-  get symmetricKeySize() {
-    return this[kState].bytes.length;
-  }
-  get asymmetricKeyType() {
-    return undefined;
-  }
-  export(options) {
-    if (options && options.format === 'jwk') {
-      return { kty: 'oct', k: Buffer.from(this[kState].bytes).toString('base64url') };
-    }
-    return Buffer.from(this[kState].bytes);
-  }
-  equals(other) {
-    if (!other || !other[kKeyObject]) throw invalidArgType('otherKeyObject', 'KeyObject', other);
-    const a = this[kState].bytes;
-    const b = other[kState].bytes;
-    return a.length === b.length && timingSafeEqual(a, b);
-  }
-  static from(key) {
-    if (!key || !key[kCryptoKey]) throw invalidArgType('key', 'CryptoKey', key);
-    return new KeyObject('secret', key[kState].bytes.slice());
-  }
-}
-
-function createSecretKey(key, encoding) {
-  if (typeof key === 'string') return new KeyObject('secret', Buffer.from(key, encoding || 'utf8'));
-  if (ArrayBuffer.isView(key)) return new KeyObject('secret', viewBytes(key).slice());
-  if (isArrayBufferLike(key)) return new KeyObject('secret', new Uint8Array(key.slice(0)));
-  throw invalidArgType('key', ['ArrayBuffer', 'Buffer', 'TypedArray', 'DataView'], key);
-}
-
-function generateKeySync(type, options) {
-  if (type !== 'hmac' && type !== 'aes') throw notAvailable(`crypto.generateKeySync('${type}')`);
-  const length = options && options.length;
-  if (!Number.isInteger(length)) throw invalidArgType('options.length', 'number', length);
-  if (type === 'aes' && ![128, 192, 256].includes(length)) {
-    throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The property 'options.length' must be one of: 128, 192, 256. Received ${length}`);
-  }
-  return new KeyObject('secret', randomBytesRaw(Math.floor(length / 8)));
-}
-
-function generateKey(type, options, callback) {
-  if (typeof callback !== 'function') throw invalidArgType('callback', 'function', callback);
-  const key = generateKeySync(type, options);
-  process.nextTick(callback, null, key);
-}
-
 // ---------------------------------------------------------------- webcrypto
 
-const webHashes = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
-
-function algorithmName(algorithm) {
-  const name = typeof algorithm === 'string' ? algorithm : algorithm && algorithm.name;
-  if (typeof name !== 'string') throw new TypeError('Algorithm: Unrecognized name');
-  return name;
-}
-
-function webHash(algorithm) {
-  const name = algorithmName(algorithm).toUpperCase();
-  const alg = webHashes[name];
-  if (!alg) throw new DOMException('Unrecognized algorithm name', 'NotSupportedError');
-  return { name, alg };
-}
-
-function bufferSource(data, what = 'data') {
-  if (ArrayBuffer.isView(data)) return viewBytes(data).slice();
-  if (isArrayBufferLike(data)) return new Uint8Array(data.slice(0));
-  throw invalidArgType(what, ['ArrayBuffer', 'Buffer', 'TypedArray', 'DataView'], data);
-}
-
-class CryptoKey {
-  constructor() {
-    throw new TypeError('Illegal constructor');
-  }
-  get type() { return this[kState].type; }
-  get extractable() { return this[kState].extractable; }
-  get algorithm() { return this[kState].algorithm; }
-  get usages() { return this[kState].usages.slice(); }
-}
-Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
-
-function makeCryptoKey(algorithm, extractable, usages, bytes) {
-  const key = Object.create(CryptoKey.prototype);
-  Object.defineProperty(key, kState, { value: { type: 'secret', extractable: !!extractable, algorithm, usages: Array.from(usages), bytes } });
-  Object.defineProperty(key, kCryptoKey, { value: true });
-  return key;
-}
-
-function checkUsages(usages, allowed) {
-  for (const u of usages) {
-    if (!allowed.includes(u)) throw new DOMException('Unsupported key usage for this key', 'SyntaxError');
-  }
-}
-
-function importKeySync(format, keyData, algorithm, extractable, usages) {
-  const name = algorithmName(algorithm).toUpperCase();
-  let bytes;
-  if (format === 'raw') {
-    bytes = bufferSource(keyData, 'keyData');
-  } else if (format === 'jwk' && name === 'HMAC') {
-    if (!keyData || keyData.kty !== 'oct' || typeof keyData.k !== 'string') {
-      throw new DOMException('Invalid keyData', 'DataError');
-    }
-    bytes = new Uint8Array(Buffer.from(keyData.k, 'base64url'));
-  } else {
-    throw new DOMException(`Unable to import ${name} key with format ${format}`, 'NotSupportedError');
-  }
-  if (name === 'HMAC') {
-    if (!algorithm.hash) throw new TypeError('Algorithm: hash: Missing or not an AlgorithmIdentifier');
-    const h = webHash(algorithm.hash);
-    checkUsages(usages, ['sign', 'verify']);
-    if (bytes.length === 0) throw new DOMException('Zero-length key is not supported', 'DataError');
-    const length = algorithm.length !== undefined ? algorithm.length : bytes.length * 8;
-    return makeCryptoKey({ name: 'HMAC', hash: { name: h.name }, length }, extractable, usages, bytes);
-  }
-  if (name === 'PBKDF2' || name === 'HKDF') {
-    if (extractable) throw new DOMException(`${name} keys are not extractable`, 'SyntaxError');
-    checkUsages(usages, ['deriveBits', 'deriveKey']);
-    return makeCryptoKey({ name }, false, usages, bytes);
-  }
-  throw new DOMException(`The ${name} algorithm is not available in Shoal's JavaScript engine`, 'NotSupportedError');
-}
-
-function deriveBitsSync(algorithm, baseKey, length) {
-  const name = algorithmName(algorithm).toUpperCase();
-  if (!baseKey || !baseKey[kCryptoKey]) throw invalidArgType('baseKey', 'CryptoKey', baseKey);
-  if (baseKey.algorithm.name !== name) throw new DOMException('Key algorithm mismatch', 'InvalidAccessError');
-  if (!baseKey.usages.includes('deriveBits') && !baseKey.usages.includes('deriveKey')) {
-    throw new DOMException('baseKey does not have deriveBits usage', 'InvalidAccessError');
-  }
-  if (length === null || length === undefined || length % 8 !== 0) {
-    throw new DOMException('length must be a multiple of 8', 'OperationError');
-  }
-  const h = webHash(algorithm.hash);
-  const salt = bufferSource(algorithm.salt, 'algorithm.salt');
-  if (name === 'PBKDF2') {
-    if (!(algorithm.iterations > 0)) throw new DOMException('iterations cannot be zero', 'OperationError');
-    if (length === 0) return new ArrayBuffer(0);
-    return native().pbkdf2(h.alg, baseKey[kState].bytes, salt, algorithm.iterations, length / 8);
-  }
-  if (name === 'HKDF') {
-    const info = bufferSource(algorithm.info, 'algorithm.info');
-    return hkdfBytes(h.alg, baseKey[kState].bytes, salt, info, length / 8).buffer;
-  }
-  throw new DOMException(`The ${name} algorithm is not available in Shoal's JavaScript engine`, 'NotSupportedError');
-}
-
-function hmacKey(algorithm, key, usage) {
-  const name = algorithmName(algorithm).toUpperCase();
-  if (!key || !key[kCryptoKey]) throw invalidArgType('key', 'CryptoKey', key);
-  if (name !== 'HMAC') {
-    throw new DOMException(`The ${name} algorithm is not available in Shoal's JavaScript engine`, 'NotSupportedError');
-  }
-  if (key.algorithm.name !== 'HMAC') throw new DOMException('Key algorithm mismatch', 'InvalidAccessError');
-  if (!key.usages.includes(usage)) throw new DOMException(`Unable to use this key to ${usage}`, 'InvalidAccessError');
-  return key;
-}
-
-// Every method returns a Promise, and failures are rejections.
-const later = (fn) => new Promise((resolve) => resolve(fn()));
-
-const subtle = {
-  digest: (algorithm, data) => later(() => native().digest(webHash(algorithm).alg, bufferSource(data))),
-  importKey: (format, keyData, algorithm, extractable, keyUsages) =>
-    later(() => importKeySync(format, keyData, typeof algorithm === 'string' ? { name: algorithm } : algorithm, extractable, keyUsages)),
-  exportKey: (format, key) => later(() => {
-    if (!key || !key[kCryptoKey]) throw invalidArgType('key', 'CryptoKey', key);
-    if (!key.extractable) throw new DOMException('key is not extractable', 'InvalidAccessException');
-    if (format === 'raw') return key[kState].bytes.slice().buffer;
-    if (format === 'jwk' && key.algorithm.name === 'HMAC') {
-      return {
-        key_ops: key.usages,
-        ext: true,
-        kty: 'oct',
-        k: Buffer.from(key[kState].bytes).toString('base64url'),
-        alg: `HS${key.algorithm.hash.name.slice(4)}`,
-      };
-    }
-    throw new DOMException(`Unable to export a key with format ${format}`, 'NotSupportedError');
-  }),
-  generateKey: (algorithm, extractable, keyUsages) => later(() => {
-    const name = algorithmName(algorithm).toUpperCase();
-    if (name !== 'HMAC') {
-      throw new DOMException(`The ${name} algorithm is not available in Shoal's JavaScript engine`, 'NotSupportedError');
-    }
-    const h = webHash(algorithm.hash);
-    const length = algorithm.length !== undefined ? algorithm.length : blockSizes[h.alg] * 8;
-    const bytes = randomBytesRaw(Math.ceil(length / 8));
-    checkUsages(keyUsages, ['sign', 'verify']);
-    return makeCryptoKey({ name: 'HMAC', hash: { name: h.name }, length }, extractable, keyUsages, bytes);
-  }),
-  sign: (algorithm, key, data) => later(() => {
-    const k = hmacKey(algorithm, key, 'sign');
-    return native().hmac(webHashes[k.algorithm.hash.name], k[kState].bytes, bufferSource(data));
-  }),
-  verify: (algorithm, key, signature, data) => later(() => {
-    const k = hmacKey(algorithm, key, 'verify');
-    const expected = new Uint8Array(native().hmac(webHashes[k.algorithm.hash.name], k[kState].bytes, bufferSource(data)));
-    const sig = bufferSource(signature, 'signature');
-    return sig.length === expected.length && timingSafeEqual(sig, expected);
-  }),
-  deriveBits: (algorithm, baseKey, length) => later(() => deriveBitsSync(algorithm, baseKey, length)),
-  deriveKey: (algorithm, baseKey, derivedKeyAlgorithm, extractable, keyUsages) => later(() => {
-    const derived = typeof derivedKeyAlgorithm === 'string' ? { name: derivedKeyAlgorithm } : derivedKeyAlgorithm;
-    let length = derived.length;
-    if (length === undefined && algorithmName(derived).toUpperCase() === 'HMAC') {
-      length = blockSizes[webHash(derived.hash).alg] * 8;
-    }
-    const bits = deriveBitsSync(algorithm, baseKey, length);
-    return importKeySync('raw', bits, derived, extractable, keyUsages);
-  }),
-};
-for (const name of ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey']) {
-  subtle[name] = () => Promise.reject(new DOMException(`crypto.subtle.${name}() is not available in Shoal's JavaScript engine`, 'NotSupportedError'));
-}
-
 const webcrypto = {
-  subtle,
+  get subtle() {
+    return web().subtle;
+  },
   getRandomValues,
   randomUUID: () => randomUUID(),
-  CryptoKey,
+  get CryptoKey() {
+    return web().CryptoKey;
+  },
 };
 
 // ---------------------------------------------------------------- module
@@ -849,7 +578,24 @@ function unavailable(name, why) {
   };
 }
 
-const noKeys = 'the engine has no public-key cryptography';
+const noFiniteFieldDH = 'finite-field Diffie-Hellman is not in the engine; use createECDH() or crypto.diffieHellman() with EC or X25519 keys';
+
+// The values Node's crypto.constants has for keys, padding and ECDH
+// (its TLS option bits are OpenSSL's; Shoal has no TLS server to set them on).
+const constants = Object.freeze({
+  __proto__: null,
+  RSA_PKCS1_PADDING: 1,
+  RSA_NO_PADDING: 3,
+  RSA_PKCS1_OAEP_PADDING: 4,
+  RSA_X931_PADDING: 5,
+  RSA_PKCS1_PSS_PADDING: 6,
+  RSA_PSS_SALTLEN_DIGEST: -1,
+  RSA_PSS_SALTLEN_MAX_SIGN: -2,
+  RSA_PSS_SALTLEN_AUTO: -2,
+  POINT_CONVERSION_COMPRESSED: 2,
+  POINT_CONVERSION_UNCOMPRESSED: 4,
+  POINT_CONVERSION_HYBRID: 6,
+});
 
 module.exports = {
   createHash,
@@ -871,54 +617,61 @@ module.exports = {
   pbkdf2Sync,
   hkdf,
   hkdfSync,
-  createSecretKey,
-  generateKey,
-  generateKeySync,
-  KeyObject,
   getHashes: () => hashNames.slice(),
   getCiphers: () => cipherNames.slice(),
   getCipherInfo,
-  getCurves: () => [],
   getFips: () => 0,
   setFips: unavailable('setFips', 'there is no FIPS provider'),
   setEngine: unavailable('setEngine'),
   secureHeapUsed: () => ({ total: 0, min: 0, used: 0, utilization: 0 }),
   webcrypto,
-  subtle,
-  constants: {},
+  constants,
   createCipheriv,
   createDecipheriv,
   Cipheriv,
   Decipheriv: Cipheriv,
   createCipher: unavailable('createCipher', 'it was removed in Node.js 22; use crypto.createCipheriv()'),
   createDecipher: unavailable('createDecipher', 'it was removed in Node.js 22; use crypto.createDecipheriv()'),
-  createSign: unavailable('createSign', noKeys),
-  createVerify: unavailable('createVerify', noKeys),
-  sign: unavailable('sign', noKeys),
-  verify: unavailable('verify', noKeys),
-  generateKeyPair: unavailable('generateKeyPair', noKeys),
-  generateKeyPairSync: unavailable('generateKeyPairSync', noKeys),
-  createPrivateKey: unavailable('createPrivateKey', noKeys),
-  createPublicKey: unavailable('createPublicKey', noKeys),
-  publicEncrypt: unavailable('publicEncrypt', noKeys),
-  publicDecrypt: unavailable('publicDecrypt', noKeys),
-  privateEncrypt: unavailable('privateEncrypt', noKeys),
-  privateDecrypt: unavailable('privateDecrypt', noKeys),
-  createECDH: unavailable('createECDH', noKeys),
-  createDiffieHellman: unavailable('createDiffieHellman', noKeys),
-  createDiffieHellmanGroup: unavailable('createDiffieHellmanGroup', noKeys),
-  getDiffieHellman: unavailable('getDiffieHellman', noKeys),
-  diffieHellman: unavailable('diffieHellman', noKeys),
+  createDiffieHellman: unavailable('createDiffieHellman', noFiniteFieldDH),
+  createDiffieHellmanGroup: unavailable('createDiffieHellmanGroup', noFiniteFieldDH),
+  getDiffieHellman: unavailable('getDiffieHellman', noFiniteFieldDH),
+  DiffieHellman: unavailable('DiffieHellman', noFiniteFieldDH),
   scrypt,
   scryptSync,
   checkPrime: unavailable('checkPrime'),
   checkPrimeSync: unavailable('checkPrimeSync'),
   generatePrime: unavailable('generatePrime'),
   generatePrimeSync: unavailable('generatePrimeSync'),
-  Certificate: unavailable('Certificate', noKeys),
-  X509Certificate: unavailable('X509Certificate', noKeys),
-  Sign: unavailable('Sign', noKeys),
-  Verify: unavailable('Verify', noKeys),
-  ECDH: unavailable('ECDH', noKeys),
-  DiffieHellman: unavailable('DiffieHellman', noKeys),
+  Certificate: unavailable('Certificate', 'SPKAC certificates are not supported'),
 };
+
+for (const [name, get] of Object.entries({
+  createSecretKey: () => keysModule().createSecretKey,
+  createPublicKey: () => keysModule().createPublicKey,
+  createPrivateKey: () => keysModule().createPrivateKey,
+  KeyObject: () => keysModule().KeyObject,
+  generateKey: () => keygen().generateKey,
+  generateKeySync: () => keygen().generateKeySync,
+  generateKeyPair: () => keygen().generateKeyPair,
+  generateKeyPairSync: () => keygen().generateKeyPairSync,
+  createSign: () => sig().createSign,
+  createVerify: () => sig().createVerify,
+  Sign: () => sig().Sign,
+  Verify: () => sig().Verify,
+  sign: () => sig().signOneShot,
+  verify: () => sig().verifyOneShot,
+  publicEncrypt: () => asym().publicEncrypt,
+  publicDecrypt: () => asym().publicDecrypt,
+  privateEncrypt: () => asym().privateEncrypt,
+  privateDecrypt: () => asym().privateDecrypt,
+  createECDH: () => dh().createECDH,
+  ECDH: () => dh().ECDH,
+  diffieHellman: () => dh().diffieHellman,
+  getCurves: () => dh().getCurves,
+  subtle: () => web().subtle,
+  X509Certificate: () => x509().X509Certificate,
+})) {
+  // Assignable, as Node's exports are (tests replace them with mocks).
+  const set = (value) => Object.defineProperty(module.exports, name, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(module.exports, name, { get, set, enumerable: true, configurable: true });
+}

@@ -4,7 +4,7 @@
 
 const fs = require('fs');
 
-const { writeApis, roError, uvError, fds, readFdSync } = fs._internal;
+const { writeApis, roError, uvError, fds, readFdSync, extras, nodeMajor } = fs._internal;
 
 // Runs a sync fs function and settles a Promise with its outcome.
 const wrap = (fn) => (...args) => new Promise((resolve) => resolve(fn(...args)));
@@ -83,10 +83,10 @@ const promises = {
   realpath: wrap(fs.realpathSync),
   open: (path, flags, mode) => wrap(() => new FileHandle(fs.openSync(path, flags, mode)))(),
   FileHandle,
-  opendir: () => {
-    const { notAvailable } = require('./internal/errors');
-    return Promise.reject(notAvailable('fsPromises.opendir()', 'use fsPromises.readdir()'));
-  },
+  opendir: (path, options) => wrap(extras.opendirSync)(path, options),
+  readlink: wrap(extras.readlinkSync),
+  statfs: wrap(extras.statfsSync),
+  glob: extras.globAsync,
   watch: () => {
     const { notAvailable } = require('./internal/errors');
     throw notAvailable('fsPromises.watch()', 'the file system of a Function does not change');
@@ -95,5 +95,6 @@ const promises = {
 for (const [name, syscall] of Object.entries(writeApis)) {
   promises[name] = (path) => Promise.reject(roError(syscall, path));
 }
+if (nodeMajor() >= 24) promises.mkdtempDisposable = (prefix) => Promise.reject(roError('mkdtemp', `${prefix}XXXXXX`));
 
 module.exports = promises;

@@ -59,8 +59,11 @@ function native() {
 }
 
 // The Function's own files (handler.js, package.json, a folder's or Git
-// source's other files), read-only where Kyma's pod has them, ahead of the
-// engine's view of its secretMounts.
+// source's other files) and its packages' (package.json, data files),
+// read-only where Kyma's pod has them, ahead of the engine's view of its
+// secretMounts. An entry is the file's text, its bytes ({ b: base64 }), or
+// for a package's code that the bundle holds as code, only its size
+// (bundle.mjs, bundler/package-files.mjs).
 let withFunctionFiles = null;
 function functionFilesOver(n) {
   if (withFunctionFiles) return withFunctionFiles;
@@ -81,15 +84,28 @@ function functionFilesOver(n) {
     }
     enter('/', p.slice(1));
   }
-  const bytes = (f) => new TextEncoder().encode(files[f]);
+  const bytes = (f) => {
+    const entry = files[f];
+    if (typeof entry === 'string') return new TextEncoder().encode(entry);
+    if (typeof entry.b === 'string') return Buffer.from(entry.b, 'base64');
+    const { notImplemented } = require('./internal/unsupported.js');
+    throw notImplemented(
+      `reading ${f}`,
+      "a package's JavaScript is bundled as code, not kept as a file (its data files, and code files it names in a string, are readable)",
+    );
+  };
+  const size = (f) => (typeof files[f].size === 'number' ? files[f].size : bytes(f).length);
   withFunctionFiles = {
     fsRead(p) {
-      if (Object.prototype.hasOwnProperty.call(files, p)) return bytes(p).buffer;
+      if (Object.prototype.hasOwnProperty.call(files, p)) {
+        const b = bytes(p);
+        return b.buffer.byteLength === b.length ? b.buffer : b.slice().buffer;
+      }
       if (dirs.has(p) && p !== '/') throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
       return n.fsRead(p);
     },
     fsStat(p) {
-      if (Object.prototype.hasOwnProperty.call(files, p)) return [true, false, bytes(p).length, 0];
+      if (Object.prototype.hasOwnProperty.call(files, p)) return [true, false, size(p), 0];
       if (dirs.has(p) && p !== '/') return [false, true, 0, 0];
       return n.fsStat(p);
     },
@@ -117,7 +133,7 @@ function call(fn, syscall, shownPath, resolved) {
   try {
     return native()[fn](resolved);
   } catch (err) {
-    if (err && err.code === 'ERR_NOT_AVAILABLE_IN_SHOAL') throw err;
+    if (err && (err.code === 'ERR_NOT_AVAILABLE_IN_SHOAL' || err.code === 'ERR_METHOD_NOT_IMPLEMENTED')) throw err;
     const code = err && typeof err.code === 'string' ? err.code : 'EIO';
     if (code === 'EISDIR' && syscall === 'open') throw uvError('EISDIR', 'read');
     throw uvError(code, syscall, shownPath);
@@ -406,10 +422,6 @@ function callbackify(fn) {
 
 const fs = {
   constants,
-  F_OK: 0,
-  R_OK: 4,
-  W_OK: 2,
-  X_OK: 1,
   Stats,
   Dirent,
   readFileSync,
@@ -459,11 +471,36 @@ const fs = {
     throw notAvailable('fs.watchFile()', 'the file system of a Function does not change');
   },
   unwatchFile() {},
-  opendirSync() {
-    throw notAvailable('fs.opendirSync()', 'use fs.readdirSync()');
-  },
 };
 fs.realpath.native = fs.realpath;
+
+// The Node line of the Function's runtime (process.version), where fs's
+// exports differ.
+const nodeMajor = () => Number.parseInt(String(process.version).slice(1), 10) || 24;
+
+// fs.F_OK and friends: plain constants in Node 22, deprecated (DEP0176)
+// and not enumerable in Node 24, gone in Node 26.
+{
+  const major = nodeMajor();
+  let warned = false;
+  for (const [name, value] of [['F_OK', 0], ['R_OK', 4], ['W_OK', 2], ['X_OK', 1]]) {
+    if (major < 24) {
+      Object.defineProperty(fs, name, { value, writable: false, enumerable: true, configurable: false });
+    } else if (major < 26) {
+      Object.defineProperty(fs, name, {
+        get() {
+          if (!warned) {
+            warned = true;
+            process.emitWarning(`fs.${name} is deprecated, use fs.constants.${name} instead`, 'DeprecationWarning', 'DEP0176');
+          }
+          return value;
+        },
+        enumerable: false,
+        configurable: false,
+      });
+    }
+  }
+}
 
 for (const [name, syscall] of Object.entries(writeApis)) {
   fs[`${name}Sync`] = (path) => {
@@ -538,6 +575,8 @@ fs.WriteStream = function WriteStream(path) {
   throw roError('open', path);
 };
 
+const extras = require('./internal/fs/extra.js')(fs, { getPath, uvError, roError, getFd, statRaw, nodeMajor });
+
 Object.defineProperty(fs, 'promises', {
   enumerable: true,
   configurable: true,
@@ -546,7 +585,7 @@ Object.defineProperty(fs, 'promises', {
 
 // Shared with fs/promises.
 Object.defineProperty(fs, '_internal', {
-  value: { getPath, uvError, roError, writeApis, fds, readFdSync, getFd },
+  value: { getPath, uvError, roError, writeApis, fds, readFdSync, getFd, extras, nodeMajor },
   enumerable: false,
 });
 

@@ -26,10 +26,12 @@ export {
 export { TextEncoderStream, TextDecoderStream } from './internal/text-streams.js';
 export { CompressionStream, DecompressionStream } from './internal/compression-streams.js';
 export { MessageChannel, MessagePort, MessageEvent, BroadcastChannel } from './internal/messaging.js';
+export { WebSocket, CloseEvent } from './internal/websocket.js';
 
 // Node 20's global `crypto` is the Web Crypto object (randomUUID,
 // getRandomValues, subtle).
 export { webcrypto as crypto } from './crypto.js';
+export { CryptoKey, SubtleCrypto } from './internal/crypto/webcrypto.js';
 
 const globalObject = globalThis;
 export { globalObject as global };

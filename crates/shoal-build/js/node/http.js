@@ -11,17 +11,12 @@ const { Readable, Writable } = require('stream');
 const { Buffer } = require('buffer');
 const EventEmitter = require('events');
 const { invalidArgType, outOfRange, abortError } = require('./internal/errors');
+const { Socket } = require('./internal/net/socket');
+const hostOps = require('./internal/net/host');
 
-const STATUS_CODES = {
-  100: 'Continue', 101: 'Switching Protocols', 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
-  206: 'Partial Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified',
-  307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+// Node's (libraries define a helper per method: superagent's acl, bind...).
+const { METHODS, STATUS_CODES } = require('./internal/http-constants.js');
+const outgoing = require('./internal/http-outgoing.js');
 
 /** Keeps no sockets (the node pools connections); here for code that passes one. */
 class Agent extends EventEmitter {
@@ -190,13 +185,15 @@ function tlsOptions(opts, agent) {
 }
 
 function errnoError(head) {
-  const refused = /Connection refused/.test(head.error);
-  const err = new Error(refused ? `connect ECONNREFUSED: ${head.error}` : head.error);
-  err.code = refused ? 'ECONNREFUSED' : head.code ? head.code : head.kind === 'timeout' ? 'ETIMEDOUT' : `SHOAL_OUTBOUND_${String(head.kind || 'network').toUpperCase()}`;
-  if (refused) {
-    err.errno = -111;
-    err.syscall = 'connect';
+  // A failed connect as Node words it: "connect ECONNREFUSED 127.0.0.1:1",
+  // with code, errno, syscall, address and port.
+  const connect = /^connect (E[A-Z]+) (\[?[0-9a-fA-F:.]+\]?):(\d+)$/.exec(head.error || '');
+  if (connect) {
+    return hostOps.errnoError(head, { syscall: 'connect', address: connect[2].replace(/^\[|\]$/g, ''), port: Number(connect[3]) });
   }
+  const err = hostOps.errnoError(head);
+  if (!err.code) err.code = head.kind === 'timeout' ? 'ETIMEDOUT' : `SHOAL_OUTBOUND_${String(head.kind || 'network').toUpperCase()}`;
+  if (err.code === 'ENOTFOUND') Object.assign(err, { syscall: 'getaddrinfo', hostname: head.error.split(' ').pop() });
   return err;
 }
 
@@ -393,6 +390,10 @@ class ClientRequest extends Writable {
       if (!this.hasHeader(name)) headers.push([name, value]);
     }
     const body = Buffer.concat(this._chunks);
+    if (this.hasHeader('upgrade')) {
+      this._sendUpgrade(headers, body);
+      return;
+    }
     const head = JSON.stringify({ method: this.method, url: this.url, headers, redirect: 'manual', tls: this._tls });
     this._id = __shoal_host.httpStart(head, new Uint8Array(body.buffer, body.byteOffset, body.length));
     globalThis.__shoal_calls.set(this._id, (result) => {
@@ -425,6 +426,58 @@ class ClientRequest extends Writable {
       if (!this.emit('response', response)) response._dump();
     });
   }
+
+  /**
+   * A request asking for a protocol switch (a WebSocket handshake): the
+   * node sends it on a connection of its own and, on 101, hands the
+   * connection over, which becomes the socket of the 'upgrade' event.
+   */
+  _sendUpgrade(headers, body) {
+    const head = { method: this.method, url: this.url, headers, tls: this._tls };
+    this._id = hostOps.start('http.upgrade', head, body, (failure, answer, rest) => {
+      this._id = 0;
+      if (this.destroyed) {
+        if (answer && answer.socket) hostOps.start('socket.close', { socket: answer.socket }, undefined, () => {});
+        return;
+      }
+      if (failure) {
+        this.destroy(errnoError(failure));
+        return;
+      }
+      this.socket._activity();
+      if (!answer.socket) {
+        // Not switched: an ordinary answer.
+        const response = new IncomingMessage(this.socket, answer, rest);
+        response.req = this;
+        this.res = response;
+        response.once('end', () => {
+          this._ended = true;
+          process.nextTick(() => this._close());
+        });
+        if (!this.emit('response', response)) response._dump();
+        return;
+      }
+      const socket = new Socket();
+      socket._attach({ ...answer.connection, socket: answer.socket });
+      socket.encrypted = this.protocol === 'https:' ? true : undefined;
+      if (answer.authorized !== undefined) socket.authorized = answer.authorized;
+      socket._connected();
+      const response = new IncomingMessage(socket, answer, Buffer.alloc(0));
+      response.req = this;
+      response.upgrade = true;
+      this.res = response;
+      this.socket.destroy();
+      this.socket = this.connection = socket;
+      this._closed = true;
+      if (this.listenerCount('upgrade') > 0) {
+        this.emit('upgrade', response, socket, Buffer.alloc(0));
+      } else {
+        // As Node: nobody takes the connection, so it is closed.
+        socket.destroy();
+      }
+      this.emit('close');
+    });
+  }
 }
 
 function notAvailable(what) {
@@ -440,7 +493,10 @@ function client(defaultProtocol) {
     req.end();
     return req;
   };
+  // The server side's classes without a server (internal/http-outgoing.js).
+  const serverSide = defaultProtocol === 'http:' ? { OutgoingMessage: outgoing.OutgoingMessage, ServerResponse: outgoing.ServerResponse } : {};
   return {
+    ...serverSide,
     request,
     get,
     Agent,
@@ -452,8 +508,8 @@ function client(defaultProtocol) {
     createServer: notAvailable(`${defaultProtocol.slice(0, -1)}.createServer`),
     Server: notAvailable(`${defaultProtocol.slice(0, -1)}.Server`),
     maxHeaderSize: 16384,
-    validateHeaderName() {},
-    validateHeaderValue() {},
+    validateHeaderName: (name, label) => outgoing.validateHeaderName(name, label),
+    validateHeaderValue: (name, value) => outgoing.validateHeaderValue(name, value),
   };
 }
 

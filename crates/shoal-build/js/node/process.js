@@ -6,7 +6,12 @@
 
 const EventEmitter = require('events');
 
-const proc = globalThis.process || (globalThis.process = { env: {} });
+let proc = globalThis.process;
+if (!proc) {
+  // As in Node, process is not among globalThis's enumerable keys.
+  proc = { env: {} };
+  Object.defineProperty(globalThis, 'process', { value: proc, writable: true, configurable: true, enumerable: false });
+}
 
 const now = () => (typeof performance !== 'undefined' && performance.now ? performance.now() : Date.now() - loadedAt);
 const loadedAt = Date.now();
@@ -140,7 +145,25 @@ function unsupported(name) {
     throw err;
   };
 }
-for (const name of ['abort', 'dlopen', 'kill', 'binding', '_linkedBinding', 'setuid', 'setgid', 'seteuid',
+// process.binding(): Node's internals, deprecated but still read by old
+// packages while loading (tmp's constants, safer-buffer's string limit).
+// 'constants' is Node 22's (the bundler adds the table when the Function's
+// code names process.binding); the rest are not there.
+define('binding', function binding(name) {
+  const id = `${name}`;
+  if (id === 'constants') {
+    const constants = require('shoal:process-binding-constants');
+    if (constants) return constants;
+  }
+  if (!NODE_BINDINGS.has(id)) throw new Error(`No such module: ${id}`);
+  const { notImplemented } = require('./internal/unsupported.js');
+  throw notImplemented(`process.binding('${id}')`, "Shoal's engine has none of Node's internal bindings");
+});
+// The names Node 22's process.binding() accepts.
+const NODE_BINDINGS = new Set(['async_wrap', 'buffer', 'cares_wrap', 'config', 'constants', 'contextify', 'crypto', 'fs',
+  'fs_event_wrap', 'http_parser', 'icu', 'inspector', 'js_stream', 'natives', 'os', 'pipe_wrap', 'process_wrap',
+  'signal_wrap', 'spawn_sync', 'stream_wrap', 'tcp_wrap', 'tls_wrap', 'tty_wrap', 'udp_wrap', 'url', 'util', 'uv', 'v8', 'zlib']);
+for (const name of ['abort', 'dlopen', 'kill', '_linkedBinding', 'setuid', 'setgid', 'seteuid',
   'setegid', 'setgroups', 'initgroups']) {
   define(name, unsupported(name));
 }
@@ -152,9 +175,89 @@ define('setUncaughtExceptionCaptureCallback', () => {});
 define('hasUncaughtExceptionCaptureCallback', () => false);
 define('setSourceMapsEnabled', () => {});
 
+// What else Node's process has (Node 22's keys): what has a meaning in a
+// Function works, the debugger and profiler hooks do nothing or throw.
+define('_exiting', false);
+define('_preload_modules', []);
+define('moduleLoadList', []);
+define('noProcessWarnings', false);
+define('sourceMapsEnabled', false);
+define('domain', null);
+define('_getActiveHandles', () => []);
+define('_getActiveRequests', () => []);
+define('getActiveResourcesInfo', () => []);
+define('_rawDebug', (...args) => console.error(...args));
+// The event loop runs ticks itself.
+define('_tickCallback', () => {});
+define('_startProfilerIdleNotifier', () => {});
+define('_stopProfilerIdleNotifier', () => {});
+// An uncaught exception is the request's error: nothing handles it here.
+define('_fatalException', () => false);
+// The engine sets no limit of its own; the sandbox's memory limit is the node's.
+define('constrainedMemory', () => 2 ** 64);
+define('availableMemory', () => 2 ** 64);
+define('threadCpuUsage', (prev) => proc.cpuUsage(prev));
+define('assert', (value, message) => {
+  if (!value) require('./assert.js')(value, message);
+});
+// Nothing ends a Function's process: registered callbacks never run, as
+// with a process that never exits.
+define('finalization', { register() {}, registerBeforeExit() {}, unregister() {} });
+define('openStdin', () => proc.stdin);
+define('ref', (maybeRefable) => {
+  if (maybeRefable && typeof maybeRefable.ref === 'function') maybeRefable.ref();
+});
+define('unref', (maybeRefable) => {
+  if (maybeRefable && typeof maybeRefable.unref === 'function') maybeRefable.unref();
+});
+define('getBuiltinModule', (id) => {
+  if (typeof id !== 'string') throw require('./internal/errors.js').invalidArgType('id', 'string', id);
+  try {
+    return require('./internal/module-loader.js').loadBuiltin(id);
+  } catch {
+    return undefined;
+  }
+});
+define('loadEnvFile', (path = '.env') => {
+  const fs = require('shoal:bundled-builtins').fs;
+  const text = fs ? fs.readFileSync(path, 'utf8') : null;
+  if (text === null) {
+    const { notImplemented } = require('./internal/unsupported.js');
+    throw notImplemented('process.loadEnvFile()', 'it reads the file with fs: require node:fs in the Function');
+  }
+  for (const [key, value] of Object.entries(require('./internal/dotenv.js').parseEnv(text))) {
+    if (!(key in proc.env)) proc.env[key] = value;
+  }
+});
+define('report', {
+  writeReport: () => {
+    throw notAvailableHere('process.report.writeReport()');
+  },
+  getReport: () => ({ header: { nodejsVersion: proc.version, arch: proc.arch, platform: proc.platform }, javascriptStack: {}, libuv: [], environmentVariables: { ...proc.env } }),
+  directory: '',
+  filename: '',
+  compact: false,
+  excludeNetwork: false,
+  signal: 'SIGUSR2',
+  reportOnFatalError: false,
+  reportOnSignal: false,
+  reportOnUncaughtException: false,
+  excludeEnv: false,
+});
+for (const name of ['_debugProcess', '_debugEnd', '_kill', 'execve']) {
+  define(name, () => {
+    throw notAvailableHere(`process.${name}()`);
+  });
+}
+function notAvailableHere(call) {
+  const { notImplemented } = require('./internal/unsupported.js');
+  return notImplemented(call, 'a Function cannot debug, signal or replace its process');
+}
+
 // stdout/stderr: write() goes to the Function's log (console.log /
 // console.error), one log line per text line; a partial line waits for
-// the rest until the current job finishes.
+// the rest until the current job finishes. A Function's output is a pipe
+// to the node, as a container's is: no terminal, so no columns or colors.
 function makeStream(fd, log) {
   const stream = new EventEmitter();
   let pending = '';
@@ -170,8 +273,7 @@ function makeStream(fd, log) {
     fd,
     isTTY: false,
     writable: true,
-    columns: 80,
-    rows: 24,
+    _type: 'pipe',
     _isStdio: true,
     write(chunk, encoding, cb) {
       if (typeof encoding === 'function') {
@@ -210,9 +312,6 @@ function makeStream(fd, log) {
     setDefaultEncoding() {
       return stream;
     },
-    hasColors: () => false,
-    getColorDepth: () => 1,
-    getWindowSize: () => [80, 24],
   });
   return stream;
 }

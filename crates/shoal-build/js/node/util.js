@@ -6,6 +6,7 @@ const { isDeepStrictEqual } = require('./internal/comparisons');
 const { TextEncoder, TextDecoder, isWellFormed } = require('./internal/text-coding');
 const { invalidArgType, nodeError, validateFunction, abortError } = require('./internal/errors');
 const types = require('./util-types');
+const { parseEnv } = require('./internal/dotenv.js');
 
 const kCustomPromisifiedSymbol = Symbol.for('nodejs.util.promisify.custom');
 const kCustomPromisifyArgsSymbol = Symbol('customPromisifyArgs');
@@ -196,6 +197,7 @@ function parseArgs() {
 
 module.exports = {
   format,
+  parseEnv,
   formatWithOptions,
   inspect,
   promisify,

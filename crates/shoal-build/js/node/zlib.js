@@ -190,6 +190,16 @@ for (const name of ['brotliCompress', 'brotliDecompress', 'brotliCompressSync', 
   zlib[name] = noBrotli(name);
 }
 
+// Zstandard (Node 22.15+): packages bind these while loading (undici's
+// decompress interceptor); calling one says the engine has no codec.
+const noZstd = (name) => function () {
+  throw notAvailable(`zlib.${name}()`, 'the engine has no Zstandard codec; use gzip or deflate');
+};
+for (const name of ['zstdCompress', 'zstdDecompress', 'zstdCompressSync', 'zstdDecompressSync',
+  'createZstdCompress', 'createZstdDecompress', 'ZstdCompress', 'ZstdDecompress']) {
+  zlib[name] = noZstd(name);
+}
+
 // ---------------------------------------------------------------- crc32
 
 let crcTable = null;

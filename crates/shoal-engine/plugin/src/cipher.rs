@@ -6,15 +6,17 @@
 //! the data for the tag) and calls in with it, so nothing here outlives a
 //! call. Bad input throws a JavaScript `Error`; nothing traps.
 
-use aes::cipher::{BlockDecryptMut, BlockEncryptMut, KeyInit, KeyIvInit, StreamCipher, StreamCipherSeek};
+use aes::cipher::{Array, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit, StreamCipher, StreamCipherSeek};
 use aes::{Aes128, Aes192, Aes256};
-use aes_gcm::aead::AeadInPlace;
-use aes_gcm::{AesGcm, Nonce, Tag};
-use javy_plugin_api::javy::quickjs::{ArrayBuffer, Ctx, Function, Object, Result as JsResult, TypedArray, function::Opt};
+use aes_gcm::AesGcm;
+use aes_gcm::aead::AeadInOut;
+use javy_plugin_api::javy::quickjs::{
+    ArrayBuffer, Ctx, Function, Object, Result as JsResult, TypedArray, function::Opt,
+};
 
 use crate::native::{buffer, bytes, throw};
 
-type Block = aes::cipher::generic_array::GenericArray<u8, aes::cipher::consts::U16>;
+type Block = Array<u8, aes::cipher::consts::U16>;
 
 /// `aesCbc(key, iv, data, decrypt)`: whole blocks, no padding (the caller
 /// pads and unpads).
@@ -31,19 +33,17 @@ fn aes_cbc<'js>(
     if out.len() % 16 != 0 {
         return Err(throw(&ctx, "aesCbc: data must be whole 16-byte blocks"));
     }
-    let blocks = out.chunks_exact_mut(16).map(Block::from_mut_slice);
+    let (blocks, _) = Block::slice_as_chunks_mut(&mut out);
     macro_rules! run {
         ($aes:ty) => {{
             if decrypt {
-                let mut c = cbc::Decryptor::<$aes>::new_from_slices(key, iv).map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
-                for b in blocks {
-                    c.decrypt_block_mut(b);
-                }
+                let mut c = cbc::Decryptor::<$aes>::new_from_slices(key, iv)
+                    .map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
+                c.decrypt_blocks(blocks);
             } else {
-                let mut c = cbc::Encryptor::<$aes>::new_from_slices(key, iv).map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
-                for b in blocks {
-                    c.encrypt_block_mut(b);
-                }
+                let mut c = cbc::Encryptor::<$aes>::new_from_slices(key, iv)
+                    .map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
+                c.encrypt_blocks(blocks);
             }
         }};
     }
@@ -76,9 +76,12 @@ fn aes_ctr<'js>(
     let offset = offset as u64;
     macro_rules! run {
         ($mode:ty) => {{
-            let mut c = <$mode>::new_from_slices(key, counter).map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
-            c.try_seek(offset).map_err(|_| throw(&ctx, "aesCtr: past the end of the keystream"))?;
-            c.try_apply_keystream(&mut out).map_err(|_| throw(&ctx, "aesCtr: past the end of the keystream"))?;
+            let mut c =
+                <$mode>::new_from_slices(key, counter).map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
+            c.try_seek(offset)
+                .map_err(|_| throw(&ctx, "aesCtr: past the end of the keystream"))?;
+            c.try_apply_keystream(&mut out)
+                .map_err(|_| throw(&ctx, "aesCtr: past the end of the keystream"))?;
         }};
     }
     match (key.len(), counter32) {
@@ -113,25 +116,32 @@ fn aes_gcm<'js>(
         None => None,
     };
     if iv.len() != 12 {
-        return Err(throw(&ctx, "Shoal's AES-GCM takes 12-byte IVs (as the GCM specification recommends)"));
+        return Err(throw(
+            &ctx,
+            "Shoal's AES-GCM takes 12-byte IVs (as the GCM specification recommends)",
+        ));
     }
-    let nonce = Nonce::<aes::cipher::consts::U12>::from_slice(iv);
+    let nonce: &Array<u8, aes::cipher::consts::U12> = iv
+        .try_into()
+        .map_err(|_| throw(&ctx, "Invalid initialization vector"))?;
     macro_rules! run {
         ($aes:ty) => {{
-            let cipher = AesGcm::<$aes, aes::cipher::consts::U12>::new_from_slice(key).map_err(|_| throw(&ctx, "Invalid key length"))?;
+            let cipher = AesGcm::<$aes, aes::cipher::consts::U12>::new_from_slice(key)
+                .map_err(|_| throw(&ctx, "Invalid key length"))?;
             match &tag {
                 None => {
                     let tag = cipher
-                        .encrypt_in_place_detached(nonce, aad, &mut data)
+                        .encrypt_inout_detached(nonce, aad, data.as_mut_slice().into())
                         .map_err(|_| throw(&ctx, "aesGcm: the data is too long"))?;
                     tag.to_vec()
                 }
                 Some(tag) => {
-                    if tag.len() != 16 {
-                        return Err(throw(&ctx, "Unsupported state or unable to authenticate data"));
-                    }
+                    let tag: &Array<u8, aes::cipher::consts::U16> = tag
+                        .as_slice()
+                        .try_into()
+                        .map_err(|_| throw(&ctx, "Unsupported state or unable to authenticate data"))?;
                     cipher
-                        .decrypt_in_place_detached(nonce, aad, &mut data, Tag::from_slice(tag))
+                        .decrypt_inout_detached(nonce, aad, data.as_mut_slice().into(), tag)
                         .map_err(|_| throw(&ctx, "Unsupported state or unable to authenticate data"))?;
                     data
                 }
@@ -161,13 +171,16 @@ fn scrypt<'js>(
     let salt = bytes(&ctx, &salt, "scrypt salt")?;
     let whole = |v: f64| v >= 1.0 && v.fract() == 0.0 && v <= u32::MAX as f64;
     if !whole(cost) || (cost as u64).count_ones() != 1 || cost < 2.0 {
-        return Err(throw(&ctx, "Invalid scrypt params: N must be a power of two greater than 1"));
+        return Err(throw(
+            &ctx,
+            "Invalid scrypt params: N must be a power of two greater than 1",
+        ));
     }
     if !whole(block_size) || !whole(parallelization) || !(0.0..=(1u64 << 30) as f64).contains(&length) {
         return Err(throw(&ctx, "Invalid scrypt params"));
     }
     let log_n = (cost as u64).trailing_zeros() as u8;
-    let params = scrypt::Params::new(log_n, block_size as u32, parallelization as u32, 10)
+    let params = scrypt::Params::new(log_n, block_size as u32, parallelization as u32)
         .map_err(|e| throw(&ctx, format!("Invalid scrypt params: {e}")))?;
     let mut out = vec![0u8; length as usize];
     scrypt::scrypt(password, salt, &params, &mut out).map_err(|e| throw(&ctx, format!("scrypt: {e}")))?;

@@ -1,8 +1,8 @@
 //! Calls into the node (the `shoal_host_v1` import module): the requests a
-//! sandbox serves (`next_request`, `respond`), outbound HTTP, performed by
-//! the host on its own async runtime, and the one blocking primitive the
-//! JavaScript event loop needs, "wait until a call completes or a timer is
-//! due". The host implements `wait` and `next_request` as async functions,
+//! sandbox serves (`next_request`, `respond`), operations the host performs
+//! on its own async runtime (outbound HTTP, DNS, sockets: `op_start`), and
+//! the one blocking primitive the JavaScript event loop needs, "wait until
+//! an operation completes or a timer is due". The host implements `wait` and `next_request` as async functions,
 //! so a Function awaiting upstreams, timers or its next request holds no
 //! thread.
 //!
@@ -12,7 +12,7 @@
 //! rejected promises.
 
 use javy_plugin_api::javy::quickjs::{
-    Array, ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray,
+    Array, ArrayBuffer, Ctx, Exception, Function, Object, Result as JsResult, TypedArray, function::Opt,
 };
 
 #[link(wasm_import_module = "shoal_host_v1")]
@@ -34,7 +34,19 @@ unsafe extern "C" {
     /// policy, limits) are delivered as its result.
     #[link_name = "http_start"]
     fn host_http_start(head: *const u8, head_len: usize, body: *const u8, body_len: usize) -> i32;
-    /// Aborts a request in flight (its result becomes an abort error).
+    /// Starts host operation `name` (`dns.lookup`, `net.connect`,
+    /// `socket.read`, ...) with a JSON head and a body; returns its id.
+    /// Failures are delivered as its result.
+    #[link_name = "op_start"]
+    fn host_op_start(
+        name: *const u8,
+        name_len: usize,
+        head: *const u8,
+        head_len: usize,
+        body: *const u8,
+        body_len: usize,
+    ) -> i32;
+    /// Aborts an operation in flight (its result becomes an abort error).
     #[link_name = "http_cancel"]
     fn host_http_cancel(id: i32);
     /// Waits up to `timeout_ms` (negative: as long as calls are in flight)
@@ -94,6 +106,27 @@ fn http_start<'js>(ctx: Ctx<'js>, head: String, body: TypedArray<'js, u8>) -> Js
     Ok(unsafe { host_http_start(head.as_ptr(), head.len(), body.as_ptr(), body.len()) })
 }
 
+fn op<'js>(ctx: Ctx<'js>, name: String, head: String, body: Opt<TypedArray<'js, u8>>) -> JsResult<i32> {
+    let body = match &body.0 {
+        Some(view) => view
+            .as_bytes()
+            .ok_or_else(|| Exception::throw_message(&ctx, &format!("{name}: the body buffer is detached")))?,
+        None => &[],
+    };
+    // SAFETY: the three slices are live for the duration of the call; the
+    // host only reads them.
+    Ok(unsafe {
+        host_op_start(
+            name.as_ptr(),
+            name.len(),
+            head.as_ptr(),
+            head.len(),
+            body.as_ptr(),
+            body.len(),
+        )
+    })
+}
+
 fn http_cancel(id: i32) {
     // SAFETY: a plain call; unknown ids are ignored by the host.
     unsafe { host_http_cancel(id) }
@@ -117,7 +150,10 @@ fn take<'js>(ctx: Ctx<'js>, id: i32) -> JsResult<Object<'js>> {
     let mut body = vec![0u8; body_len];
     // SAFETY: the buffers have exactly the sizes the host reported.
     if unsafe { host_result_read(id, head.as_mut_ptr(), body.as_mut_ptr()) } != 0 {
-        return Err(Exception::throw_message(&ctx, &format!("host call {id} result vanished")));
+        return Err(Exception::throw_message(
+            &ctx,
+            &format!("host call {id} result vanished"),
+        ));
     }
     let result = Object::new(ctx.clone())?;
     result.set("head", String::from_utf8_lossy(&head).into_owned())?;
@@ -132,6 +168,8 @@ pub fn install(ctx: &Ctx<'_>) -> JsResult<()> {
     host.set("respond", Function::new(ctx.clone(), respond)?)?;
     host.set("httpStart", Function::new(ctx.clone(), http_start)?)?;
     host.set("httpCancel", Function::new(ctx.clone(), http_cancel)?)?;
+    host.set("op", Function::new(ctx.clone(), op)?)?;
+    host.set("cancel", Function::new(ctx.clone(), http_cancel)?)?;
     host.set("wait", Function::new(ctx.clone(), wait)?)?;
     host.set("take", Function::new(ctx.clone(), take)?)?;
     ctx.globals().set("__shoal_host", host)?;

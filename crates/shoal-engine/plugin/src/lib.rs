@@ -11,7 +11,7 @@
 //!   the prelude's event loop knows when to wait;
 //! - `__shoal_native` ([`native`]): hashing, HMAC, PBKDF2, a CSPRNG, zlib,
 //!   WHATWG URL parsing and read-only files, behind Node's `crypto`, `zlib`,
-//!   `URL` and `fs`;
+//!   `URL` and `fs`, and public-key cryptography ([`crypto`]);
 //! - `__shoal_host` ([`host`]): outbound HTTP performed by the node, and the
 //!   event loop's wait for timers and completed calls.
 
@@ -24,7 +24,9 @@ use javy_plugin_api::{
 };
 
 mod cipher;
+mod crypto;
 mod host;
+mod intl;
 mod native;
 
 import_namespace!("shoal_engine_v1");
@@ -54,6 +56,7 @@ fn add_shoal_globals(runtime: Runtime) -> Runtime {
         let globals = ctx.globals();
         globals.set("__shoal_jobsPending", Function::new(ctx.clone(), jobs_pending)?)?;
         native::install(&ctx)?;
+        intl::js::install(&ctx)?;
         host::install(&ctx)?;
         Ok::<_, javy_plugin_api::javy::quickjs::Error>(())
     });

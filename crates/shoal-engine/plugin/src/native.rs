@@ -60,7 +60,7 @@ impl Algorithm {
     }
 
     fn hmac(&self, key: &[u8], data: &[u8]) -> Vec<u8> {
-        use hmac::{Hmac, Mac};
+        use hmac::{Hmac, KeyInit, Mac};
         macro_rules! mac {
             ($d:ty) => {{
                 // HMAC accepts keys of any length.
@@ -170,11 +170,15 @@ fn zlib<'js>(ctx: Ctx<'js>, operation: String, data: TypedArray<'js, u8>, level:
             e.write_all(input).and_then(|_| e.finish()).map(|v| out = v)
         }
         "inflate" => flate2::read::ZlibDecoder::new(input).read_to_end(&mut out).map(|_| ()),
-        "inflateRaw" => flate2::read::DeflateDecoder::new(input).read_to_end(&mut out).map(|_| ()),
-        "gunzip" => flate2::read::MultiGzDecoder::new(input).read_to_end(&mut out).map(|_| ()),
-        "unzip" if input.starts_with(&[0x1f, 0x8b]) => {
-            flate2::read::MultiGzDecoder::new(input).read_to_end(&mut out).map(|_| ())
-        }
+        "inflateRaw" => flate2::read::DeflateDecoder::new(input)
+            .read_to_end(&mut out)
+            .map(|_| ()),
+        "gunzip" => flate2::read::MultiGzDecoder::new(input)
+            .read_to_end(&mut out)
+            .map(|_| ()),
+        "unzip" if input.starts_with(&[0x1f, 0x8b]) => flate2::read::MultiGzDecoder::new(input)
+            .read_to_end(&mut out)
+            .map(|_| ()),
         "unzip" => flate2::read::ZlibDecoder::new(input).read_to_end(&mut out).map(|_| ()),
         other => return Err(throw(&ctx, format!("zlib: unknown operation {other}"))),
     };
@@ -454,6 +458,7 @@ pub fn install(ctx: &Ctx<'_>) -> JsResult<()> {
     native.set("fsStat", Function::new(ctx.clone(), fs_stat)?)?;
     native.set("fsReaddir", Function::new(ctx.clone(), fs_readdir)?)?;
     crate::cipher::install(ctx, &native)?;
+    crate::crypto::install(ctx, &native)?;
     ctx.globals().set("__shoal_native", native)?;
     Ok(())
 }

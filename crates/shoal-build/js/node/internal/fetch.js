@@ -14,6 +14,7 @@ const { FormData } = require("./form-data.js");
 const { AbortController } = require("./abort.js");
 const { DOMException } = require("./dom-exception.js");
 const { concatBytes } = require("./bytes.js");
+const { errnoError } = require("./net/host.js");
 
 const encoder = new globalThis.TextEncoder();
 const decoder = new globalThis.TextDecoder();
@@ -304,11 +305,25 @@ function failure(head) {
   if (head.kind === "aborted") return new DOMException("This operation was aborted", "AbortError");
   // As Node's fetch: "fetch failed", the reason in `cause` (the prelude logs
   // causes, so an uncaught failure still says why).
-  const cause = new Error(head.error);
-  cause.code = /Connection refused/.test(head.error)
-    ? "ECONNREFUSED"
-    : `SHOAL_OUTBOUND_${String(head.kind || "network").toUpperCase()}`;
+  // A failed connect carries what Node's does (undici passes it on).
+  const connect = /^connect (E[A-Z]+) (\[?[0-9a-fA-F:.]+\]?):(\d+)$/.exec(head.error || "");
+  const cause = connect
+    ? errnoError(head, { syscall: "connect", address: connect[2].replace(/^\[|\]$/g, ""), port: Number(connect[3]) })
+    : errnoError(head);
+  if (!cause.code) cause.code = `SHOAL_OUTBOUND_${String(head.kind || "network").toUpperCase()}`;
   return new TypeError("fetch failed", { cause });
+}
+
+// The Fetch standard's bad ports (undici refuses them before connecting).
+const BAD_PORTS = new Set([1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101,
+  102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514,
+  515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659,
+  4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+
+function badPort(url) {
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  return parsed.port !== "" && BAD_PORTS.has(Number(parsed.port));
 }
 
 async function fetch(input, init) {
@@ -326,6 +341,7 @@ async function fetch(input, init) {
     headers: request.headers.pairs(),
     redirect: request.redirect,
   });
+  if (badPort(request.url)) throw new TypeError("fetch failed", { cause: new Error("bad port") });
   const id = __shoal_host.httpStart(head, bytes || new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const onAbort = () => {

@@ -183,6 +183,9 @@ class NodeEventTarget extends EventTarget {
 
 // ---------------------------------------------------------------- MessagePort
 
+// Set by MessagePort's static block, which can read its private queue.
+let receiveMessage;
+
 class MessagePort extends NodeEventTarget {
   #peer = null;
   #queue = [];
@@ -275,6 +278,16 @@ class MessagePort extends NodeEventTarget {
   set onmessage(fn) { setHandler(this, this.#handlers, this.#handlerListeners, 'message', fn); }
   get onmessageerror() { return this.#handlers.messageerror; }
   set onmessageerror(fn) { setHandler(this, this.#handlers, this.#handlerListeners, 'messageerror', fn); }
+
+  static {
+    // worker_threads.receiveMessageOnPort(): the oldest message a port holds
+    // and has not started delivering, taken without an event.
+    receiveMessage = (port) => {
+      if (!(port instanceof MessagePort)) return null;
+      const next = port.#queue.shift();
+      return next === undefined ? undefined : { message: next.data };
+    };
+  }
 }
 
 // ---------------------------------------------------------------- MessageChannel
@@ -364,4 +377,4 @@ for (const [name, Class] of Object.entries({ MessageChannel, MessagePort, Messag
   Object.defineProperty(Class, 'name', { value: name, configurable: true });
 }
 
-module.exports = { MessageChannel, MessagePort, MessageEvent, BroadcastChannel };
+module.exports = { MessageChannel, MessagePort, MessageEvent, BroadcastChannel, receiveMessage: (port) => receiveMessage(port) };

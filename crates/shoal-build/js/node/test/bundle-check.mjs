@@ -1,12 +1,15 @@
-// Checks that every module in js/node bundles with esbuild for
-// platform "neutral" (as Shoal's bundler builds Functions) without pulling a
-// real Node.js built-in or leaving anything unresolved, and that the
-// injected globals file stays tree-shakable (a Function using only atob
-// does not carry Intl, URL or Buffer). Run: node test/bundle-check.mjs
+// Checks that every Node.js built-in bundles with esbuild for platform
+// "neutral" (as Shoal's bundler builds Functions) without pulling a real
+// Node.js built-in or leaving anything unresolved, that one Shoal does not
+// know bundles with a warning, and that the injected globals file stays
+// tree-shakable (a Function using only atob does not carry Intl, URL or
+// Buffer). Run: node test/bundle-check.mjs
 import { build } from 'esbuild';
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import { shoalNodePlugin, nodeDir } from './bundle-plugin.mjs';
+import { knownBuiltins } from '../modules.mjs';
+import { ESBUILD_GLOB, withNodeHelpers } from '../../bundler/runtime-helpers.mjs';
 
 let passed = 0;
 let failed = 0;
@@ -46,14 +49,11 @@ async function bundle(what, contents, extra = {}) {
   }
 }
 
-// Every module file, by each name a Function may use for it.
-const modules = readdirSync(nodeDir).filter((f) => f.endsWith('.js') && f !== 'globals.js' && f !== 'intl.js').map((f) => f.slice(0, -3));
-const aliases = {
-  'stream-promises': ['stream/promises'], 'timers-promises': ['timers/promises'], 'fs-promises': ['fs/promises'],
-  'util-types': ['util/types'], 'assert-strict': ['assert/strict'], path: ['path/posix'],
-};
-for (const name of modules) {
-  const specifiers = [...(aliases[name] || [name]), ...(aliases[name] || [name]).map((s) => `node:${s}`)];
+// Every built-in of Node 22, by each name a Function may use for it: the
+// bare name (not for the node:-only ones) and node:name.
+for (const name of knownBuiltins()) {
+  const bare = name.replace(/^node:/, '');
+  const specifiers = name.startsWith('node:') ? [name] : [bare, `node:${bare}`];
   for (const spec of specifiers) {
     // Both module systems: CommonJS require and ES import of a CommonJS module.
     const cjs = await bundle(`require("${spec}")`, `const m = require(${JSON.stringify(spec)}); export default m;`);
@@ -67,23 +67,39 @@ for (const spec of ['string_decoder/', 'process/', 'buffer/', 'events/']) {
   if (await bundle(`require("${spec}")`, `export default require(${JSON.stringify(spec)});`)) passed++;
 }
 
-// A built-in without an implementation must be refused, not bundled.
-for (const spec of ['node:child_process', 'worker_threads', 'cluster', 'node:dgram']) {
-  const leaks = [];
+// A path under a built-in's name that is not a built-in is an npm package's
+// file, as in Node ('process/browser' is the process package's).
+{
+  const out = await bundle('require("process/browser")', 'export default require("process/browser");');
+  if (out !== null && out.includes('process.binding is not supported')) passed++;
+  else if (out !== null) fail('require("process/browser")', 'did not bundle the npm package\'s file');
+}
+
+// A built-in Shoal does not know (a newer Node's) bundles, with a warning
+// naming it; using it throws ERR_METHOD_NOT_IMPLEMENTED.
+for (const spec of ['node:shoal-future-module', 'node:test/not-yet']) {
   try {
-    await build({
-      stdin: { contents: `require(${JSON.stringify(spec)})`, resolveDir: nodeDir },
-      bundle: true, write: false, platform: 'neutral', logLevel: 'silent', plugins: [shoalNodePlugin(leaks)],
+    const result = await build({
+      stdin: { contents: `const m = require(${JSON.stringify(spec)}); try { m.anything(); } catch (e) { globalThis.result = [e.code, e.message]; }`, resolveDir: nodeDir },
+      bundle: true, write: false, format: 'iife', platform: 'neutral', logLevel: 'silent', plugins: [shoalNodePlugin()],
     });
-    fail(`refuse ${spec}`, 'bundled without error');
-  } catch {
-    passed++;
+    const name = spec.slice(5);
+    const warned = result.warnings.length === 1 && result.warnings[0].text.includes(`built-in module "${name}" is not available in Shoal`);
+    const context = { globalThis: {} };
+    context.globalThis = context;
+    vm.runInNewContext(result.outputFiles[0].text, context);
+    const [code, message] = context.result || [];
+    if (!warned) fail(`unknown ${spec}`, `warnings: ${JSON.stringify(result.warnings.map((w) => w.text))}`);
+    else if (code !== 'ERR_METHOD_NOT_IMPLEMENTED' || !message.includes(`${name}.anything()`)) fail(`unknown ${spec}`, `use gave ${code}: ${message}`);
+    else passed++;
+  } catch (err) {
+    fail(`unknown ${spec}`, `the build failed: ${err.message}`);
   }
 }
 
 // globals.js through esbuild's inject: each global alone carries only itself.
 const globalsFile = path.join(nodeDir, 'globals.js');
-const markers = { Intl: 'intl-data', URL: 'URLSearchParams', Buffer: 'base64-js', structuredClone: 'structured-clone' };
+const markers = { Intl: '__shoal_intl', URL: 'URLSearchParams', Buffer: 'base64-js', structuredClone: 'structured-clone' };
 for (const [use, code] of Object.entries({
   atob: 'export const r = atob("aGk=");',
   URL: 'export const r = new URL("https://a.b/").href;',
@@ -109,6 +125,23 @@ const plain = await bundle('inject nothing', 'export const r = 1 + 1;', { inject
 if (plain !== null) {
   if (plain.length > 1000 || Object.values(markers).some((m) => plain.includes(m))) fail('inject nothing', `${plain.length} bytes added`);
   else passed++;
+}
+
+// The bundler replaces esbuild's __glob helper by one that finds a module
+// as Node does (bundler/runtime-helpers.mjs): esbuild must still write it
+// as that file says, and the replacement must serve `./lib/a` from
+// `./lib/a.js`.
+{
+  const out = await bundle('glob require', 'export const load = (name) => require(`./internal/${name}`);');
+  if (out !== null) {
+    if (!out.includes(ESBUILD_GLOB)) fail('glob require', "esbuild's __glob helper is not the one bundler/runtime-helpers.mjs replaces");
+    else {
+      const context = { result: null };
+      vm.runInNewContext(`${withNodeHelpers(out).replace(/^export \{[^}]*\};?\s*$/m, '')}\nresult = [typeof load('errors').nodeError, (() => { try { load('nope'); } catch (e) { return e.code; } })()];`, context);
+      if (JSON.stringify(context.result) !== '["function","MODULE_NOT_FOUND"]') fail('glob require', JSON.stringify(context.result));
+      else passed++;
+    }
+  }
 }
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,6 +1,19 @@
 // The module mapping Shoal's bundler applies (js/bundle.mjs, from
 // ../modules.mjs) as an esbuild plugin for the module tests.
-import { isBuiltin, moduleFile, nodeDir } from '../modules.mjs';
+import path from 'node:path';
+import {
+  BUNDLED_BUILTINS,
+  BUNDLED_BUILTINS_NAMESPACE,
+  UNKNOWN_BUILTIN_NAMESPACE,
+  bareName,
+  bundledBuiltinsSource,
+  isBuiltin,
+  knownBuiltins,
+  moduleFile,
+  nodeDir,
+  unknownBuiltinSource,
+  unknownBuiltinWarning,
+} from '../modules.mjs';
 
 export { moduleFile, nodeDir };
 
@@ -15,13 +28,33 @@ export function shoalNodePlugin(leaks = []) {
         contents: `module.exports = ${JSON.stringify({ '/usr/src/app/function/package.json': '{"name":"module-tests","type":"module"}' })};`,
         loader: 'js',
       }));
+      // The run-time loader's registry of bundled modules: the module
+      // tests have none (a Function's bundle has its own, bundle.mjs).
+      b.onResolve({ filter: /^shoal:bundled-modules$/ }, () => ({ path: 'bundled-modules', namespace: 'shoal-bundled-modules' }));
+      b.onLoad({ filter: /.*/, namespace: 'shoal-bundled-modules' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+      // process.binding('constants'): Node 22's table (the bundler adds it
+      // when a Function names process.binding).
+      b.onResolve({ filter: /^shoal:process-binding-constants$/ }, () => ({ path: path.join(nodeDir, 'internal/binding-constants.js') }));
+      // node:module's registry: the module tests bundle every built-in.
+      b.onResolve({ filter: new RegExp(`^${BUNDLED_BUILTINS}$`) }, () => ({ path: 'registry', namespace: BUNDLED_BUILTINS_NAMESPACE }));
+      b.onLoad({ filter: /.*/, namespace: BUNDLED_BUILTINS_NAMESPACE }, () => ({
+        contents: bundledBuiltinsSource(knownBuiltins().map(bareName)),
+        loader: 'js',
+        resolveDir: nodeDir,
+      }));
       b.onResolve({ filter: /^[^./]/ }, (args) => {
         if (!isBuiltin(args.path)) return undefined;
         const file = moduleFile(args.path);
         if (file) return { path: file };
-        leaks.push(`${args.path} (from ${args.importer})`);
-        return { errors: [{ text: `Node built-in "${args.path}" has no Shoal implementation` }] };
+        // As the bundler: a built-in Shoal does not know loads, with a warning.
+        const name = bareName(args.path);
+        return { path: name, namespace: UNKNOWN_BUILTIN_NAMESPACE, warnings: [{ text: unknownBuiltinWarning(name, args.importer) }] };
       });
+      b.onLoad({ filter: /.*/, namespace: UNKNOWN_BUILTIN_NAMESPACE }, (args) => ({
+        contents: unknownBuiltinSource(args.path),
+        loader: 'js',
+        resolveDir: nodeDir,
+      }));
     },
   };
 }

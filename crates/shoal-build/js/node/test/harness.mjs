@@ -12,6 +12,7 @@ import { shoalNodePlugin, nodeDir } from './bundle-plugin.mjs';
 
 const require = createRequire(import.meta.url);
 const shim = require('./native-shim.cjs');
+const hostShim = require('./host-shim.cjs');
 
 export const moduleNames = [
   'assert', 'assert-strict', 'async_hooks', 'buffer', 'crypto', 'events', 'fs', 'fs-promises', 'os', 'path',
@@ -22,7 +23,16 @@ export const moduleNames = [
 const specifier = (name) => ({
   'assert-strict': 'node:assert/strict', 'fs-promises': 'node:fs/promises', 'stream-promises': 'node:stream/promises',
   'timers-promises': 'node:timers/promises', 'util-types': 'node:util/types',
-})[name] || `node:${name}`;
+})[name] || (name.startsWith('node:') ? name : `node:${name}`);
+
+// Every other built-in of Node 22 (builtin-shapes.json), under its own name
+// (M['dns/promises'], M['node:sqlite']), for cases/builtins.mjs.
+{
+  const listed = new Set(moduleNames.map(specifier));
+  for (const name of Object.keys(require('./builtin-shapes.json').modules)) {
+    if (!listed.has(specifier(name))) moduleNames.push(name);
+  }
+}
 
 export async function bundleModules() {
   const lines = [];
@@ -128,13 +138,32 @@ const preludeScript = `
     fsStat: wrap((p) => Array.from(n.fsStat(p))),
     fsReaddir: wrap((p) => Array.from(n.fsReaddir(p))),
   };
+  // The key primitives (native-shim-keys.cjs): their results (ArrayBuffers,
+  // arrays, plain objects) are copied into this realm.
+  const intoRealm = (v) => {
+    if (v === null || typeof v !== 'object') return v;
+    if (Object.prototype.toString.call(v) === '[object ArrayBuffer]') return copy(v);
+    if (Array.isArray(v)) return v.map(intoRealm);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, intoRealm(x)]));
+  };
+  for (const name of n.keyFunctionNames) globalThis.__shoal_native[name] = wrap((...args) => intoRealm(n[name](...args)));
+  // Host operations (test/host-shim.cjs), answered through __shoal_calls
+  // as the prelude's event loop does.
+  globalThis.__shoal_calls = new Map();
+  globalThis.__shoal_host = { op: (name, head) => host.op(name, head) };
 })();
 `;
 
 export async function loadSandbox() {
   const code = await bundleModules();
   const timers = new Set();
-  const context = vm.createContext({
+  let context;
+  const hostOps = hostShim.createHost((id, head) => {
+    const deliver = context.__shoal_calls.get(id);
+    context.__shoal_calls.delete(id);
+    if (deliver) deliver({ head, body: vm.runInContext('new ArrayBuffer(0)', context) });
+  });
+  context = vm.createContext({
     __host: {
       console,
       now: () => performance.now(),
@@ -144,6 +173,7 @@ export async function loadSandbox() {
       setInterval: (fn, ms) => { const t = setInterval(fn, ms); timers.add(t); return t; },
       clearTimer: (t) => { clearTimeout(t); clearInterval(t); timers.delete(t); },
       native: shim,
+      op: (name, head) => hostOps.op(name, head),
     },
   });
   vm.runInContext(preludeScript, context, { filename: 'prelude-shim.js' });

@@ -141,3 +141,6 @@ module.exports = {
     }
   },
 };
+
+// The key primitives (signatures, key formats, ECDH, RSA, HKDF, AES-KW).
+Object.assign(module.exports, require('./native-shim-keys.cjs'));

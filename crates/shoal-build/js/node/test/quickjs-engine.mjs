@@ -10,6 +10,7 @@ import { bundleModules } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const shim = require('./native-shim.cjs');
+const hostShim = require('./host-shim.cjs');
 
 // Inside QuickJS; host functions take and return JSON text (bytes as arrays).
 const prelude = `
@@ -67,6 +68,22 @@ const prelude = `
     fsStat: (p) => call("fsStat", p),
     fsReaddir: (p) => call("fsReaddir", p),
   };
+  // The key primitives (native-shim-keys.cjs): bytes travel as { __bytes: [...] }.
+  const encodeArg = (v) => v === undefined ? null : ArrayBuffer.isView(v) ? { __bytes: Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) }
+    : Array.isArray(v) ? v.map(encodeArg) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeArg(x)])) : v;
+  const decodeResult = (v) => v === null || typeof v !== "object" ? v : Array.isArray(v) ? v.map(decodeResult)
+    : "__bytes" in v ? new Uint8Array(v.__bytes).buffer : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decodeResult(x)]));
+  for (const name of ${JSON.stringify(shim.keyFunctionNames)}) globalThis.__shoal_native[name] = (...args) => decodeResult(call("keyFunction", name, encodeArg(args)));
+  // Host operations (test/host-shim.cjs); the runner below delivers their
+  // answers through __shoal_calls, as the prelude's event loop does.
+  const op = host.op;
+  globalThis.__shoal_calls = new Map();
+  globalThis.__shoal_host = { op: (name, head) => op(name, head) };
+  globalThis.__deliverHostCall = (id, head) => {
+    const deliver = globalThis.__shoal_calls.get(id);
+    globalThis.__shoal_calls.delete(id);
+    if (deliver) deliver({ head, body: new ArrayBuffer(0) });
+  };
   delete globalThis.__host;
 })();
 `;
@@ -91,6 +108,13 @@ const hostCalls = {
   fsStat: (p) => shim.fsStat(p),
   fsReaddir: (p) => shim.fsReaddir(p),
 };
+// The key primitives: `{ __bytes }` to Uint8Array and back, null to undefined.
+const decodeArg = (v) => v === null ? undefined : Array.isArray(v) ? v.map(decodeArg)
+  : typeof v === 'object' ? ('__bytes' in v ? Uint8Array.from(v.__bytes) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decodeArg(x)]))) : v;
+const encodeResult = (v) => v === null || typeof v !== 'object' ? v : v instanceof ArrayBuffer ? { __bytes: Array.from(new Uint8Array(v)) }
+  : ArrayBuffer.isView(v) ? { __bytes: Array.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)) }
+    : Array.isArray(v) ? v.map(encodeResult) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeResult(x)]));
+hostCalls.keyFunction = (name, args) => encodeResult(shim[name](...decodeArg(args)));
 
 export async function loadQuickJS() {
   const code = await bundleModules();
@@ -115,8 +139,13 @@ export async function loadQuickJS() {
   const logFn = vm.newFunction('log', (h) => {
     console.log(`[quickjs] ${vm.getString(h)}`);
   });
+  const answered = [];
+  const hostOps = hostShim.createHost((id, head) => answered.push({ id, head }));
+  const opFn = vm.newFunction('op', (nameH, headH) => vm.newNumber(hostOps.op(vm.getString(nameH), vm.getString(headH))));
   vm.setProp(hostObj, 'call', callFn);
   vm.setProp(hostObj, 'log', logFn);
+  vm.setProp(hostObj, 'op', opFn);
+  opFn.dispose();
   vm.setProp(vm.global, '__host', hostObj);
   callFn.dispose();
   logFn.dispose();
@@ -188,7 +217,17 @@ export async function loadQuickJS() {
         pump();
         const res = getResult();
         if (res !== undefined) return res;
+        if (answered.length) {
+          const { id, head } = answered.shift();
+          evalOrThrow(`__deliverHostCall(${id}, ${JSON.stringify(head)})`, 'host-call.js').dispose();
+          continue;
+        }
         const wait = nextTimer();
+        // A host operation in flight and no timer due soon: look again shortly.
+        if (hostOps.pending() > 0 && (wait < 0 || wait > 5) && Date.now() <= deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          continue;
+        }
         if (wait < 0 || Date.now() > deadline) return JSON.stringify({ threw: 'Unsettled', message: 'the case never settled' });
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         evalOrThrow('__fireTimer()', 'pump.js').dispose();

@@ -1,0 +1,43 @@
+'use strict';
+// dns.lookup() as Node does it (getaddrinfo, which reads /etc/hosts and
+// the system's resolver), by the node: it answers the addresses in its
+// resolver's order; those of the family asked for are kept and ordered
+// here as `order` asks ('verbatim', 'ipv4first', 'ipv6first'). `hints` are
+// checked, not used.
+const { hostOperation, lookupException } = require('./host.js');
+const punycode = require('../../punycode.js');
+
+function ordered(addresses, order) {
+  if (order === 'verbatim') return addresses;
+  const first = order === 'ipv4first' ? 4 : 6;
+  return [...addresses.filter((a) => a.family === first), ...addresses.filter((a) => a.family !== first)];
+}
+
+/** done(err, [{address, family}]) with at least one address, or a DNSException. */
+function hostLookup(hostname, family, order, done) {
+  const head = { hostname: punycode.toASCII(hostname), family, all: true };
+  hostOperation('dns.lookup', head, 'getaddrinfo', hostname, (err, answer) => {
+    if (err) return done(err);
+    // The node may answer every family; getaddrinfo asked for one gives only it.
+    const addresses = (answer.addresses || [])
+      .map(({ address, family: found }) => ({ address, family: found }))
+      .filter((a) => family === 0 || a.family === family);
+    // getaddrinfo never succeeds with nothing; a node that answers so found nothing.
+    if (addresses.length === 0) return done(lookupException('ENOTFOUND', hostname));
+    return done(null, ordered(addresses, order));
+  });
+}
+
+// Node warns once about lookup('') (DEP0118).
+let invalidHostnameWarned = false;
+function warnInvalidHostname(hostname) {
+  if (invalidHostnameWarned) return;
+  invalidHostnameWarned = true;
+  process.emitWarning(
+    `The provided hostname "${hostname}" is not a valid hostname, and is supported in the dns module solely for compatibility.`,
+    'DeprecationWarning',
+    'DEP0118',
+  );
+}
+
+module.exports = { hostLookup, warnInvalidHostname };

@@ -1,0 +1,3 @@
+'use strict';
+// Node's old name for stream.Duplex.
+module.exports = require('../stream.js').Duplex;

@@ -1,0 +1,3 @@
+'use strict';
+// Node's old name for stream.Transform.
+module.exports = require('../stream.js').Transform;

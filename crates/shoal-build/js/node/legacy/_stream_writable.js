@@ -1,0 +1,3 @@
+'use strict';
+// Node's old name for stream.Writable.
+module.exports = require('../stream.js').Writable;
