@@ -115,6 +115,17 @@ pub fn artifact_digest(artifact: &str) -> Option<&str> {
     artifact.rsplit_once('@').map(|(_, d)| d)
 }
 
+/// Whether `artifact` is the Function's own module: in the repository
+/// `<registry_prefix>/<namespace>/<name>`, pinned by a `sha256:` digest of
+/// 64 lowercase hex digits. The controller trusts a build result, and a
+/// node pulls, only when this holds.
+pub fn is_own_artifact(artifact: &str, registry_prefix: &str, namespace: &str, name: &str) -> bool {
+    let repository = format!("{}/{namespace}/{name}@sha256:", registry_prefix.trim_end_matches('/'));
+    artifact
+        .strip_prefix(&repository)
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+}
+
 /// One Function a node serves, as published in its status ConfigMap.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ServedFunction {
@@ -183,6 +194,28 @@ pub fn parse_errors(text: &str) -> BTreeMap<(String, String), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_functions_own_pinned_artifact_is_its_own() {
+        let digest = "ab".repeat(32);
+        let own = format!("reg:5000/functions/apps/orders@sha256:{digest}");
+        assert!(is_own_artifact(&own, "reg:5000/functions", "apps", "orders"));
+        assert!(is_own_artifact(&own, "reg:5000/functions/", "apps", "orders"));
+        for other in [
+            format!("evil.example/functions/apps/orders@sha256:{digest}"),
+            format!("reg:5000/functions/apps/billing@sha256:{digest}"),
+            format!("reg:5000/functions/other/orders@sha256:{digest}"),
+            "reg:5000/functions/apps/orders:latest".to_string(),
+            "reg:5000/functions/apps/orders@sha256:../evil".to_string(),
+            format!("reg:5000/functions/apps/orders@sha256:{}", "AB".repeat(32)),
+            format!("reg:5000/functions/apps/orders/x@sha256:{digest}"),
+        ] {
+            assert!(
+                !is_own_artifact(&other, "reg:5000/functions", "apps", "orders"),
+                "{other}"
+            );
+        }
+    }
 
     #[test]
     fn job_names_fit_and_differ_by_hash() {

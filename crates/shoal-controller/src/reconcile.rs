@@ -1152,6 +1152,25 @@ async fn build(
         return Ok(Some(Action::requeue(Duration::from_secs(60))));
     };
 
+    // The Job's name is deterministic, so anyone allowed to create Jobs in
+    // the namespace could make one first: only a Job this Function owns
+    // (by UID) is trusted to report a build.
+    let owned = job
+        .metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .any(|r| function.metadata.uid.is_some() && r.uid == function.metadata.uid.clone().unwrap_or_default());
+    if !owned {
+        status.set(
+            condition::BUILD_READY,
+            "False",
+            "JobNotOwned",
+            format!("a Job named {job_name} exists in {namespace} but this Function does not own it; its result is not trusted (delete it to build)"),
+        );
+        return Ok(Some(Action::requeue(Duration::from_secs(60))));
+    }
+
     let job_status = job.status.clone().unwrap_or_default();
     let finished = |type_: &str| {
         job_status
@@ -1168,8 +1187,24 @@ async fn build(
             .remove(&(namespace.clone(), job_name.clone()));
     }
     if finished("Complete") {
-        let message = termination_message(ctx, &namespace, &job_name).await?;
+        let message = termination_message(ctx, &namespace, &job).await?;
+        let own_repository = format!("{}/{namespace}/{name}@", ctx.config.registry.trim_end_matches('/'));
         match message.as_deref().map(serde_json::from_str::<BuildResult>) {
+            // A build reports only its own Function's artifact, pinned by
+            // digest, in the registry this controller pushes to.
+            Some(Ok(result))
+                if !cluster::is_own_artifact(&result.artifact, &ctx.config.registry, &namespace, &name) =>
+            {
+                status.set(
+                    condition::BUILD_READY,
+                    "False",
+                    "JobFailed",
+                    format!(
+                        "build Job {job_name} reported {:?}, which is not this Function's artifact ({own_repository}sha256:<digest>); delete the Job to retry",
+                        result.artifact.chars().take(300).collect::<String>()
+                    ),
+                );
+            }
             Some(Ok(result)) => {
                 crate::metrics::BUILDS_SUCCEEDED.inc();
                 tracing::info!(%namespace, %name, artifact = %result.artifact, "build finished");
@@ -1208,7 +1243,7 @@ async fn build(
             .find(|c| c.type_ == "Failed")
             .and_then(|c| c.message.clone().or(c.reason.clone()))
             .unwrap_or_default();
-        let message = termination_message(ctx, &namespace, &job_name)
+        let message = termination_message(ctx, &namespace, &job)
             .await?
             .unwrap_or_else(|| reason.clone());
         if status
@@ -1279,14 +1314,19 @@ impl Context {
 
 /// The newest termination message of the Job's pods: the build's result on
 /// success, the compiler's message on failure.
-async fn termination_message(ctx: &Context, namespace: &str, job: &str) -> Result<Option<String>, Error> {
+/// The newest termination message of the Job's own pods: the label finds
+/// them, the owner reference (the Job's UID) proves they are its, since
+/// anyone who can create pods in the namespace can copy a label.
+async fn termination_message(ctx: &Context, namespace: &str, job: &Job) -> Result<Option<String>, Error> {
     let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), namespace);
     let list = pods
-        .list(&ListParams::default().labels(&format!("job-name={job}")))
+        .list(&ListParams::default().labels(&format!("job-name={}", job.name_any())))
         .await?;
+    let job_uid = job.metadata.uid.clone().unwrap_or_default();
     let mut messages: Vec<(Option<Time>, String)> = list
         .items
         .iter()
+        .filter(|pod| !job_uid.is_empty() && pod.metadata.owner_references.iter().flatten().any(|r| r.uid == job_uid))
         .flat_map(|pod| pod.status.iter().flat_map(|s| s.container_statuses.iter().flatten()))
         .filter_map(|cs| {
             let terminated = cs.state.as_ref()?.terminated.as_ref()?;

@@ -15,7 +15,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use shoal_oci::{Credentials, Registry};
+use shoal_oci::{Credentials, Digest, Registry};
 use shoal_runtime::{FunctionModule, Runtime};
 use tokio::sync::Semaphore;
 
@@ -95,6 +95,11 @@ pub struct FunctionDefaults {
     pub body_limit: usize,
     /// Requests one Function may run at once.
     pub max_concurrency: usize,
+    /// The longest FUNC_TIMEOUT a Function may set: the operator's
+    /// ceiling, which a tenant's env cannot raise.
+    pub max_timeout: Duration,
+    /// The largest body limit a Function may set (REQ_MB_LIMIT), likewise.
+    pub max_body_limit: usize,
 }
 
 impl Default for FunctionDefaults {
@@ -104,14 +109,22 @@ impl Default for FunctionDefaults {
             timeout: config.timeout,
             body_limit: config.body_limit,
             max_concurrency: config.max_concurrency,
+            max_timeout: Duration::from_secs(DEFAULT_MAX_TIMEOUT_SECS),
+            max_body_limit: DEFAULT_MAX_BODY_MB << 20,
         }
     }
 }
 
+/// The default ceiling on FUNC_TIMEOUT, in seconds (Kyma's own default is 180).
+pub const DEFAULT_MAX_TIMEOUT_SECS: u64 = 1800;
+/// The default ceiling on a Function's body limit, in MB.
+pub const DEFAULT_MAX_BODY_MB: usize = 32;
+
 impl FunctionConfig {
     /// A Function's config from its resolved env and memory limit: Kyma's
     /// FUNC_TIMEOUT (seconds) and REQ_MB_LIMIT / FUNC_BODY_MB_LIMIT (MB)
-    /// override the node's defaults.
+    /// override the node's defaults, up to the node's ceilings (a larger
+    /// value is cut to the ceiling, and said so in the log).
     pub fn from_env(
         runtime: impl Into<String>,
         env: BTreeMap<String, String>,
@@ -122,7 +135,23 @@ impl FunctionConfig {
         let timeout = number("FUNC_TIMEOUT").map_or(defaults.timeout, Duration::from_secs);
         let body_limit = number("REQ_MB_LIMIT")
             .or(number("FUNC_BODY_MB_LIMIT"))
-            .map_or(defaults.body_limit, |mb| (mb << 20) as usize);
+            .map_or(defaults.body_limit, |mb| {
+                usize::try_from(mb)
+                    .ok()
+                    .and_then(|mb| mb.checked_mul(1 << 20))
+                    .unwrap_or(usize::MAX)
+            });
+        if timeout > defaults.max_timeout || body_limit > defaults.max_body_limit {
+            tracing::warn!(
+                timeout_s = timeout.as_secs(),
+                body_limit,
+                max_timeout_s = defaults.max_timeout.as_secs(),
+                max_body_limit = defaults.max_body_limit,
+                "the Function's FUNC_TIMEOUT or body limit is over the node's ceiling; the ceiling applies"
+            );
+        }
+        let timeout = timeout.min(defaults.max_timeout);
+        let body_limit = body_limit.min(defaults.max_body_limit);
         Self {
             runtime: runtime.into(),
             env,
@@ -254,6 +283,11 @@ pub struct TableConfig {
     pub artifact_dir: Option<PathBuf>,
     /// Credentials for pulling.
     pub credentials: Credentials,
+    /// The registry and repository prefix artifacts must come from
+    /// (`host:port/prefix`): a Function `ns/name` is pulled only from
+    /// `<prefix>/ns/name@sha256:...`. None accepts any reference (local
+    /// use, where the operator names each one).
+    pub artifact_prefix: Option<String>,
     /// Which Functions keep warm sandboxes.
     pub warm: WarmConfig,
 }
@@ -264,6 +298,7 @@ impl Default for TableConfig {
             memory_budget: 512 << 20,
             artifact_dir: None,
             credentials: Credentials::Anonymous,
+            artifact_prefix: None,
             warm: WarmConfig::default(),
         }
     }
@@ -495,7 +530,10 @@ impl FunctionTable {
     async fn load(&self, entry: &FunctionEntry) -> Result<Loaded, LoadError> {
         let wasm = match &entry.source {
             ModuleSource::Bytes(bytes) => bytes.clone(),
-            ModuleSource::Oci { reference, digest } => Arc::new(self.pull(reference, digest.as_deref()).await?),
+            ModuleSource::Oci { reference, digest } => {
+                self.check_origin(&entry.key, reference)?;
+                Arc::new(self.pull(reference, digest.as_deref()).await?)
+            }
         };
         let runtime = self.runtime.clone();
         let wasm_for_load = wasm.clone();
@@ -510,27 +548,70 @@ impl FunctionTable {
         })
     }
 
+    /// With an artifact prefix, a Function's module must be its own,
+    /// digest-pinned artifact under that prefix: a build result naming
+    /// another registry or another Function's repository is refused before
+    /// any request is made.
+    fn check_origin(&self, key: &FunctionKey, reference: &str) -> Result<(), LoadError> {
+        let Some(prefix) = &self.config.artifact_prefix else {
+            return Ok(());
+        };
+        let expected = format!("{}/{}/{}@", prefix.trim_end_matches('/'), key.namespace, key.name);
+        let pinned = reference
+            .strip_prefix(&expected)
+            .is_some_and(|digest| Digest::parse(digest).is_ok());
+        if pinned {
+            Ok(())
+        } else {
+            Err(LoadError::Pull(format!(
+                "refusing {reference}: this node serves {}/{} only from {expected}sha256:<digest>",
+                key.namespace, key.name
+            )))
+        }
+    }
+
     async fn pull(&self, reference: &str, digest: Option<&str>) -> Result<Vec<u8>, LoadError> {
-        let cached = match (&self.config.artifact_dir, digest) {
-            (Some(dir), Some(d)) => Some(dir.join(format!("{}.wasm", d.replace(':', "-")))),
+        let registry = Registry::for_reference(reference, self.config.credentials.clone());
+        let digest = digest
+            .map(Digest::parse)
+            .transpose()
+            .map_err(|e| LoadError::Pull(e.to_string()))?;
+        // The cache is addressed by the checked digest's hex digits only, and
+        // what it holds is verified like a pull before it is used.
+        let cached = match (&self.config.artifact_dir, &digest) {
+            (Some(dir), Some(d)) => Some((
+                dir.join(format!("sha256-{}.wasm", d.hex())),
+                dir.join(format!("sha256-{}.manifest", d.hex())),
+            )),
             _ => None,
         };
-        if let Some(path) = &cached
-            && let Ok(bytes) = tokio::fs::read(path).await
+        if let (Some((wasm_path, manifest_path)), Some(d)) = (&cached, &digest)
+            && let (Ok(wasm), Ok(manifest)) = (tokio::fs::read(wasm_path).await, tokio::fs::read(manifest_path).await)
         {
-            self.stats.artifact_hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(bytes);
+            match registry.verify(reference, d.as_str(), &manifest, wasm) {
+                Ok(verified) => {
+                    self.stats.artifact_hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(verified.wasm);
+                }
+                Err(e) => {
+                    tracing::warn!(%reference, error = %e, "cached artifact failed verification; pulling it again");
+                    let _ = tokio::fs::remove_file(wasm_path).await;
+                    let _ = tokio::fs::remove_file(manifest_path).await;
+                }
+            }
         }
         self.stats.artifact_pulls.fetch_add(1, Ordering::Relaxed);
-        let registry = Registry::for_reference(reference, self.config.credentials.clone());
         let pulled = registry
-            .pull(reference, digest)
+            .pull(reference, digest.as_ref().map(Digest::as_str))
             .await
             .map_err(|e| LoadError::Pull(e.to_string()))?;
-        if let Some(path) = &cached {
-            let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-            if tokio::fs::write(&tmp, &pulled.wasm).await.is_ok() {
-                let _ = tokio::fs::rename(&tmp, path).await;
+        if let Some((wasm_path, manifest_path)) = &cached {
+            // Written beside, then renamed: a reader never sees half a file.
+            for (path, bytes) in [(manifest_path, &pulled.manifest), (wasm_path, &pulled.wasm)] {
+                let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+                if tokio::fs::write(&tmp, bytes).await.is_ok() {
+                    let _ = tokio::fs::rename(&tmp, path).await;
+                }
             }
         }
         Ok(pulled.wasm)
@@ -572,5 +653,35 @@ impl FunctionTable {
             Ok(mut m) => m.entry(key.clone()).or_default().clone(),
             Err(_) => Arc::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(env: &[(&str, &str)]) -> FunctionConfig {
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        FunctionConfig::from_env("nodejs24", env, 256 << 20, &FunctionDefaults::default())
+    }
+
+    // A tenant's env sets its timeout and body limit up to the operator's
+    // ceilings, never past them, and absurd values neither wrap nor panic.
+    #[test]
+    fn a_functions_env_cannot_raise_its_limits_past_the_nodes_ceilings() {
+        let defaults = FunctionDefaults::default();
+        let own = config(&[("FUNC_TIMEOUT", "30"), ("REQ_MB_LIMIT", "4")]);
+        assert_eq!((own.timeout, own.body_limit), (Duration::from_secs(30), 4 << 20));
+        for (timeout, body) in [
+            ("18446744073709551615", "18446744073709551615"),
+            ("100000", "150"),
+            ("1801", "17592186044416"),
+        ] {
+            let capped = config(&[("FUNC_TIMEOUT", timeout), ("REQ_MB_LIMIT", body)]);
+            assert_eq!(capped.timeout, defaults.max_timeout, "{timeout}");
+            assert_eq!(capped.body_limit, defaults.max_body_limit, "{body}");
+        }
+        let kyma26 = config(&[("FUNC_BODY_MB_LIMIT", "999999")]);
+        assert_eq!(kyma26.body_limit, defaults.max_body_limit);
     }
 }

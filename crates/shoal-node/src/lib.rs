@@ -20,7 +20,8 @@ mod server;
 pub mod warm;
 
 pub use functions::{
-    FunctionConfig, FunctionDefaults, FunctionEntry, FunctionKey, FunctionTable, LoadError, ModuleSource, TableConfig,
+    DEFAULT_MAX_BODY_MB, DEFAULT_MAX_TIMEOUT_SECS, FunctionConfig, FunctionDefaults, FunctionEntry, FunctionKey,
+    FunctionTable, LoadError, ModuleSource, TableConfig,
 };
 pub use server::{Node, NodeConfig, bind_and_serve};
 pub use warm::WarmConfig;

@@ -3,7 +3,10 @@
 
 use std::{
     fmt::Write,
-    sync::atomic::{AtomicU64, Ordering},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, AtomicUsize, Ordering},
+    },
     time::Duration,
 };
 
@@ -21,6 +24,9 @@ pub struct FunctionMetrics {
     failures: AtomicU64,
     buckets: [AtomicU64; BUCKETS.len()],
     duration_micros: AtomicU64,
+    /// Connections (net, tls, WebSocket) the Function's sandboxes hold
+    /// open, kept by the runtime.
+    pub open_connections: Arc<AtomicUsize>,
 }
 
 impl FunctionMetrics {
@@ -67,6 +73,18 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
     );
     for e in &entries {
         let _ = writeln!(out, "function_calls_total{{{}}} {}", labels(&e.key), e.metrics.calls());
+    }
+    let _ = writeln!(
+        out,
+        "# HELP shoal_function_open_connections Connections (net, tls, WebSocket) a Function's sandboxes hold open.\n# TYPE shoal_function_open_connections gauge"
+    );
+    for e in &entries {
+        let _ = writeln!(
+            out,
+            "shoal_function_open_connections{{{}}} {}",
+            labels(&e.key),
+            e.metrics.open_connections.load(Ordering::Relaxed)
+        );
     }
     let _ = writeln!(
         out,

@@ -392,6 +392,7 @@ impl Node {
                 name: key.name.clone(),
             },
             mounts: entry.config.mounts.clone(),
+            open_connections: entry.metrics.open_connections.clone(),
         };
         let run = self.run(entry, &context, &module, head, &body, limits).await;
         if !run.logs.is_empty() {

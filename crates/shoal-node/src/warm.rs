@@ -36,11 +36,13 @@ pub struct WarmConfig {
     pub max_per_function: usize,
     /// Requests a sandbox serves before it is recycled.
     pub max_requests: u64,
-    /// A sandbox whose linear memory grew past this is not kept.
+    /// A sandbox whose private memory (its linear memory beyond the
+    /// engine's shared image) grew past this is not kept.
     pub max_sandbox_memory: usize,
     /// Idle sandboxes older than this are dropped.
     pub idle_ttl: Duration,
-    /// Linear memory all idle warm sandboxes of the node may hold.
+    /// Private memory all idle warm sandboxes of the node may hold (the
+    /// engine's image, shared by all, is not counted).
     pub memory_budget: usize,
 }
 
@@ -270,7 +272,7 @@ impl WarmPool {
     /// fit the budget even after evicting what went unused longest.
     pub fn put_back(&self, mut lease: Lease, config: &WarmConfig) {
         let Some(sandbox) = lease.sandbox.as_ref() else { return };
-        let bytes = sandbox.memory_bytes();
+        let bytes = sandbox.private_memory_bytes();
         let seq = if !sandbox.is_alive() || sandbox.served() >= config.max_requests || bytes > config.max_sandbox_memory
         {
             None

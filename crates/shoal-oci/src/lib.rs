@@ -65,6 +65,63 @@ pub enum OciError {
     /// The artifact is not a Shoal Wasm module.
     #[error("{0} is not a Wasm module artifact: {1}")]
     NotWasm(String, String),
+    /// A digest is not `sha256:` and 64 lowercase hex digits.
+    #[error("invalid digest {0:?}: Shoal artifacts are addressed by sha256:<64 hex digits>")]
+    InvalidDigest(String),
+    /// The module is larger than this node accepts, or than its manifest said.
+    #[error("the module layer of {reference} is {what}, over the {limit}-byte limit")]
+    TooLarge {
+        /// The artifact.
+        reference: String,
+        /// How large it says it is, or that it sent more than it said.
+        what: String,
+        /// The limit it broke.
+        limit: u64,
+    },
+}
+
+/// The largest module a pull accepts unless told otherwise: well above any
+/// Function (a statically linked one is about 9 MB), far below what would
+/// hurt a node.
+pub const DEFAULT_MAX_MODULE_BYTES: u64 = 128 << 20;
+
+/// A checked `sha256:<64 lowercase hex>` digest, the only form Shoal
+/// artifacts use. Its hex part is safe as a file name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Digest(String);
+
+impl Digest {
+    /// Checks a digest string.
+    ///
+    /// # Errors
+    /// [`OciError::InvalidDigest`] for anything but `sha256:` and 64
+    /// lowercase hex digits (other algorithms, upper case, `..`, slashes).
+    pub fn parse(digest: &str) -> Result<Self, OciError> {
+        let valid = digest.strip_prefix("sha256:").is_some_and(|hex| {
+            hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        });
+        if valid {
+            Ok(Self(digest.to_string()))
+        } else {
+            Err(OciError::InvalidDigest(digest.chars().take(100).collect()))
+        }
+    }
+
+    /// The 64 hex digits.
+    pub fn hex(&self) -> &str {
+        &self.0["sha256:".len()..]
+    }
+
+    /// `sha256:<hex>`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// Registry credentials.
@@ -129,6 +186,9 @@ pub struct Pushed {
 pub struct Pulled {
     /// The module bytes (verified against the layer digest).
     pub wasm: Vec<u8>,
+    /// The manifest as the registry sent it (its digest is `digest`), kept
+    /// so that a cached copy can be verified again ([`Pulled::verify`]).
+    pub manifest: Vec<u8>,
     /// The manifest digest (verified against the reference, if it had one).
     pub digest: String,
     /// Metadata from the manifest annotations.
@@ -140,6 +200,7 @@ pub struct Pulled {
 pub struct Registry {
     client: Client,
     credentials: Credentials,
+    max_module_bytes: u64,
 }
 
 /// Whether to speak plain HTTP.
@@ -166,7 +227,17 @@ impl Registry {
             protocol,
             ..Default::default()
         });
-        Self { client, credentials }
+        Self {
+            client,
+            credentials,
+            max_module_bytes: DEFAULT_MAX_MODULE_BYTES,
+        }
+    }
+
+    /// Refuses modules larger than `bytes` (default [`DEFAULT_MAX_MODULE_BYTES`]).
+    pub fn with_max_module_bytes(mut self, bytes: u64) -> Self {
+        self.max_module_bytes = bytes;
+        self
     }
 
     /// A client that uses plain HTTP for loopback registries and for the
@@ -261,9 +332,22 @@ impl Registry {
 
     /// Pulls a module by tag or digest. The manifest must match the
     /// reference's digest (when it has one) and `expected_digest` (when
-    /// given); the layer must match its descriptor.
+    /// given); the layer must match its descriptor. Every digest involved is
+    /// checked for form first, and the layer's size is checked against the
+    /// limit before anything is allocated for it.
+    ///
+    /// # Errors
+    /// [`OciError`]: the reference or a digest is malformed, the registry
+    /// fails, a digest does not match, the module is over the size limit or
+    /// sends more than its manifest declared, or it is not a Wasm artifact.
     pub async fn pull(&self, reference: &str, expected_digest: Option<&str>) -> Result<Pulled, OciError> {
         let image = parse(reference)?;
+        if let Some(d) = image.digest() {
+            Digest::parse(d)?;
+        }
+        if let Some(d) = expected_digest {
+            Digest::parse(d)?;
+        }
         let auth = self.credentials.to_auth();
         let (manifest_bytes, _) = self
             .client
@@ -277,8 +361,66 @@ impl Registry {
             )
             .await
             .map_err(|e| registry_error(&image, e))?;
-        let actual = sha256_digest(&manifest_bytes);
-        for expected in [image.digest(), expected_digest].into_iter().flatten() {
+        let (digest, manifest, layer) =
+            self.check_manifest(reference, &manifest_bytes, [image.digest(), expected_digest])?;
+        let limit = self.layer_limit(reference, &layer)?;
+        let mut sink = BoundedSink::new(limit);
+        self.client
+            .pull_blob(&image, &layer, &mut sink)
+            .await
+            .map_err(|e| match sink.overflowed {
+                true => OciError::TooLarge {
+                    reference: reference.into(),
+                    what: "larger than its manifest says".into(),
+                    limit: limit as u64,
+                },
+                false => registry_error(&image, e),
+            })?;
+        let wasm = sink.bytes;
+        check_layer(reference, &layer, &wasm)?;
+        Ok(Pulled {
+            wasm,
+            manifest: manifest_bytes.to_vec(),
+            digest,
+            metadata: metadata_of(manifest),
+        })
+    }
+
+    /// Checks a module kept from an earlier pull (a node's artifact cache)
+    /// as [`Registry::pull`] checks one from the registry: the manifest
+    /// against `expected_digest`, the module against the manifest's layer.
+    ///
+    /// # Errors
+    /// As for [`Registry::pull`], without the registry's.
+    pub fn verify(
+        &self,
+        reference: &str,
+        expected_digest: &str,
+        manifest: &[u8],
+        wasm: Vec<u8>,
+    ) -> Result<Pulled, OciError> {
+        Digest::parse(expected_digest)?;
+        let (digest, parsed, layer) = self.check_manifest(reference, manifest, [Some(expected_digest), None])?;
+        self.layer_limit(reference, &layer)?;
+        check_layer(reference, &layer, &wasm)?;
+        Ok(Pulled {
+            wasm,
+            manifest: manifest.to_vec(),
+            digest,
+            metadata: metadata_of(parsed),
+        })
+    }
+
+    /// The manifest's digest (checked against each expectation), the
+    /// manifest and its one Wasm layer.
+    fn check_manifest(
+        &self,
+        reference: &str,
+        manifest_bytes: &[u8],
+        expected: [Option<&str>; 2],
+    ) -> Result<(String, OciImageManifest, OciDescriptor), OciError> {
+        let actual = sha256_digest(manifest_bytes);
+        for expected in expected.into_iter().flatten() {
             if expected != actual {
                 return Err(OciError::DigestMismatch {
                     what: format!("the manifest of {reference}"),
@@ -287,7 +429,7 @@ impl Registry {
                 });
             }
         }
-        let manifest: OciImageManifest = serde_json::from_slice(&manifest_bytes)
+        let manifest: OciImageManifest = serde_json::from_slice(manifest_bytes)
             .map_err(|e| OciError::NotWasm(reference.into(), format!("manifest: {e}")))?;
         if manifest.config.media_type != WASM_CONFIG_MEDIA_TYPE {
             return Err(OciError::NotWasm(
@@ -295,8 +437,8 @@ impl Registry {
                 format!("config media type is {}", manifest.config.media_type),
             ));
         }
-        let layer: &OciDescriptor = match manifest.layers.as_slice() {
-            [one] if one.media_type == WASM_LAYER_MEDIA_TYPE => one,
+        let layer = match manifest.layers.as_slice() {
+            [one] if one.media_type == WASM_LAYER_MEDIA_TYPE => one.clone(),
             _ => {
                 return Err(OciError::NotWasm(
                     reference.into(),
@@ -304,31 +446,93 @@ impl Registry {
                 ));
             }
         };
-        let mut wasm = Vec::with_capacity(layer.size.max(0) as usize);
-        self.client
-            .pull_blob(&image, layer, &mut wasm)
-            .await
-            .map_err(|e| registry_error(&image, e))?;
-        let layer_actual = sha256_digest(&wasm);
-        if layer_actual != layer.digest {
-            return Err(OciError::DigestMismatch {
-                what: format!("the module layer of {reference}"),
-                expected: layer.digest.clone(),
-                actual: layer_actual,
-            });
+        Digest::parse(&layer.digest)?;
+        Ok((actual, manifest, layer))
+    }
+
+    /// The layer's declared size, when it is within this registry's limit.
+    fn layer_limit(&self, reference: &str, layer: &OciDescriptor) -> Result<usize, OciError> {
+        u64::try_from(layer.size)
+            .ok()
+            .filter(|size| *size <= self.max_module_bytes)
+            .and_then(|size| usize::try_from(size).ok())
+            .ok_or_else(|| OciError::TooLarge {
+                reference: reference.into(),
+                what: format!("{} bytes by its manifest", layer.size),
+                limit: self.max_module_bytes,
+            })
+    }
+}
+
+/// The module bytes must be the layer its manifest describes.
+fn check_layer(reference: &str, layer: &OciDescriptor, wasm: &[u8]) -> Result<(), OciError> {
+    let actual = sha256_digest(wasm);
+    if actual != layer.digest {
+        return Err(OciError::DigestMismatch {
+            what: format!("the module layer of {reference}"),
+            expected: layer.digest.clone(),
+            actual,
+        });
+    }
+    Ok(())
+}
+
+fn metadata_of(manifest: OciImageManifest) -> ArtifactMetadata {
+    let annotations = manifest.annotations.unwrap_or_default();
+    let get = |k: &str| annotations.get(k).cloned().unwrap_or_default();
+    ArtifactMetadata {
+        function: get(ANNOTATION_FUNCTION),
+        source_hash: get(ANNOTATION_SOURCE_HASH),
+        engine_version: get(ANNOTATION_ENGINE),
+        linking: get(ANNOTATION_LINKING),
+    }
+}
+
+/// Collects a blob, refusing to hold more than the manifest declared: a
+/// registry cannot make the node allocate what it did not admit to.
+struct BoundedSink {
+    bytes: Vec<u8>,
+    limit: usize,
+    overflowed: bool,
+}
+
+impl BoundedSink {
+    fn new(limit: usize) -> Self {
+        Self {
+            // The declared size is within the node's limit: allocate it once.
+            bytes: Vec::with_capacity(limit),
+            limit,
+            overflowed: false,
         }
-        let annotations = manifest.annotations.unwrap_or_default();
-        let get = |k: &str| annotations.get(k).cloned().unwrap_or_default();
-        Ok(Pulled {
-            wasm,
-            digest: actual,
-            metadata: ArtifactMetadata {
-                function: get(ANNOTATION_FUNCTION),
-                source_hash: get(ANNOTATION_SOURCE_HASH),
-                engine_version: get(ANNOTATION_ENGINE),
-                linking: get(ANNOTATION_LINKING),
-            },
-        })
+    }
+}
+
+impl tokio::io::AsyncWrite for BoundedSink {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        if buf.len() > self.limit.saturating_sub(self.bytes.len()) {
+            self.overflowed = true;
+            return std::task::Poll::Ready(Err(std::io::Error::other("the blob is larger than its manifest says")));
+        }
+        self.bytes.extend_from_slice(buf);
+        std::task::Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
     }
 }
 
@@ -395,6 +599,34 @@ fn rfc3339(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_sha256_digests_in_canonical_form_are_accepted() {
+        let good = format!("sha256:{}", "0123456789abcdef".repeat(4));
+        assert_eq!(Digest::parse(&good).unwrap().hex(), "0123456789abcdef".repeat(4));
+        for bad in [
+            "sha256:../evil".to_string(),
+            format!("sha256:{}", "A".repeat(64)),
+            format!("sha512:{}", "a".repeat(64)),
+            format!("sha256:{}", "a".repeat(63)),
+            format!("sha256:{}/x", "a".repeat(62)),
+            String::new(),
+        ] {
+            assert!(matches!(Digest::parse(&bad), Err(OciError::InvalidDigest(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_sink_refuses_more_than_it_was_told() {
+        use tokio::io::AsyncWriteExt;
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(async {
+            let mut sink = BoundedSink::new(4);
+            sink.write_all(b"1234").await.unwrap();
+            assert!(sink.write_all(b"5").await.is_err());
+            assert!(sink.overflowed);
+        });
+    }
 
     #[test]
     fn loopback_registries_are_recognised() {

@@ -163,7 +163,11 @@ fn classify(
         return node("CERT_REJECTED", &format!("certificate rejected: {error}"));
     };
     match cert_error {
-        CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => node(
+        CertificateError::NotValidForNameContext { presented, .. } => node(
+            "ERR_TLS_CERT_ALTNAME_INVALID",
+            &altname_message(&host_of(server_name), presented),
+        ),
+        CertificateError::NotValidForName => node(
             "ERR_TLS_CERT_ALTNAME_INVALID",
             &format!(
                 "Hostname/IP does not match certificate's altnames: {} is not in the certificate's list",
@@ -195,6 +199,78 @@ fn classify(
     }
 }
 
+/// Node's `checkServerIdentity` message, from the names webpki found in the
+/// certificate, in its order (`DnsName("localhost")`, `IpAddress(127.0.0.1)`,
+/// as webpki words them): the names as OpenSSL prints `subjectaltname`
+/// (`DNS:localhost, IP Address:127.0.0.1`), and for an IP host the list of
+/// the certificate's addresses.
+fn altname_message(host: &str, presented: &[String]) -> String {
+    let inner = |name: &str, prefix: &str, suffix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|n| n.strip_suffix(suffix))
+            .map(str::to_string)
+    };
+    let mut altnames = Vec::new();
+    let mut ips = Vec::new();
+    let mut has_dns = false;
+    for name in presented {
+        if let Some(dns) = inner(name, "DnsName(\"", "\")") {
+            has_dns = true;
+            altnames.push(format!("DNS:{dns}"));
+        } else if let Some(uri) = inner(name, "UniformResourceIdentifier(\"", "\")") {
+            altnames.push(format!("URI:{uri}"));
+        } else if let Some(ip) = inner(name, "IpAddress(", ")") {
+            match ip.parse::<std::net::IpAddr>() {
+                Ok(std::net::IpAddr::V6(v6)) => {
+                    // OpenSSL prints every group, in capitals.
+                    let groups: Vec<String> = v6.segments().iter().map(|g| format!("{g:X}")).collect();
+                    altnames.push(format!("IP Address:{}", groups.join(":")));
+                    ips.push(v6.to_string());
+                }
+                _ => {
+                    altnames.push(format!("IP Address:{ip}"));
+                    ips.push(ip);
+                }
+            }
+        }
+    }
+    let reason = if host.parse::<std::net::IpAddr>().is_ok() {
+        format!("IP: {host} is not in the cert's list: {}", ips.join(", "))
+    } else if has_dns {
+        format!("Host: {host}. is not in the cert's altnames: {}", altnames.join(", "))
+    } else {
+        "Cert does not contain a DNS name".to_string()
+    };
+    format!("Hostname/IP does not match certificate's altnames: {reason}")
+}
+
 fn self_signed(cert: &CertificateDer<'_>) -> bool {
     webpki::EndEntityCert::try_from(cert).is_ok_and(|c| c.issuer() == c.subject())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::altname_message;
+
+    #[test]
+    fn altname_failures_read_as_nodes() {
+        let presented = vec!["IpAddress(127.0.0.1)".to_string(), "DnsName(\"localhost\")".to_string()];
+        assert_eq!(
+            altname_message("db.example.test", &presented),
+            "Hostname/IP does not match certificate's altnames: Host: db.example.test. is not in the cert's altnames: IP Address:127.0.0.1, DNS:localhost"
+        );
+        assert_eq!(
+            altname_message("10.0.0.1", &presented),
+            "Hostname/IP does not match certificate's altnames: IP: 10.0.0.1 is not in the cert's list: 127.0.0.1"
+        );
+        let v6 = vec!["IpAddress(fd00::1)".to_string()];
+        assert_eq!(
+            altname_message("example.test", &v6),
+            "Hostname/IP does not match certificate's altnames: Cert does not contain a DNS name"
+        );
+        assert_eq!(
+            altname_message("::2", &v6),
+            "Hostname/IP does not match certificate's altnames: IP: ::2 is not in the cert's list: fd00::1"
+        );
+    }
 }

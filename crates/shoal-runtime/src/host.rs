@@ -1,195 +1,89 @@
-//! The `shoal_host_v1` imports of the JavaScript engine: outbound HTTP and
-//! the event loop's wait.
+//! The `shoal_host_v1` imports of the JavaScript engine: what a Function
+//! asks of the node (outbound HTTP, DNS, sockets) and the event loop's wait.
 //!
-//! A Function starts requests (`http_start`), which run as tasks on the
-//! node's tokio runtime while JavaScript goes on; when it has nothing left to
-//! do it calls `wait`, an async host function: the guest's fiber is parked
-//! until a request completes or a timer is due, so an awaiting Function
-//! holds no thread and several requests started together run concurrently.
+//! A Function starts operations (`op_start`, and `http_start` for fetch),
+//! which run as tasks on the node's tokio runtime while JavaScript goes on;
+//! when it has nothing left to do it calls `wait`, an async host function:
+//! the guest's fiber is parked until an operation completes or a timer is
+//! due, so an awaiting Function holds no thread and operations started
+//! together run concurrently. Every operation answers once, with a JSON
+//! head and a body of bytes the guest copies out (`result_size`,
+//! `result_read`).
 //!
-//! This module knows how calls are counted, bounded and handed to the guest;
-//! *how* a request is performed (the HTTP client, TLS, egress policy) is the
-//! [`Outbound`] implementation's business.
+//! This module knows how operations are counted, bounded and handed to the
+//! guest, and keeps the sandbox's open connections ([`crate::sockets`]);
+//! *how* a request is performed (the HTTP client, TLS, the resolver, the
+//! egress policy) is the [`Outbound`] implementation's business.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use futures::future::BoxFuture;
 use futures::stream::{FuturesUnordered, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde_json::json;
 use wasmtime::{Caller, Linker};
 
 use crate::RequestState;
 use crate::limits::DeadlineExceeded;
+use crate::outbound::{
+    ConnectRequest, Connection, FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest,
+    ResolveRequest, TlsConnect,
+};
+use crate::sockets::Sockets;
 
 /// Import module name the engine plugin uses.
 pub const HOST_MODULE: &str = "shoal_host_v1";
 
-/// An outbound request as the Function asked for it.
-#[derive(Debug, Clone, Deserialize)]
-pub struct OutboundRequest {
-    /// HTTP method.
-    pub method: String,
-    /// Absolute `http:` or `https:` URL.
-    pub url: String,
-    /// Header pairs, in order.
-    #[serde(default)]
-    pub headers: Vec<(String, String)>,
-    /// `follow` (default), `manual` or `error`.
-    #[serde(default)]
-    pub redirect: Redirect,
-    /// How to verify an `https:` server (node:https's options).
-    #[serde(default)]
-    pub tls: TlsOptions,
-    /// The body (not part of the JSON head).
-    #[serde(skip)]
-    pub body: Bytes,
+/// What a finished operation hands the guest, and what it leaves behind.
+pub(crate) struct Completion {
+    /// The JSON head (or the failure) and the body.
+    pub(crate) reply: Result<(serde_json::Value, Bytes), OutboundError>,
+    /// A connection it opened, or a socket half it gives back.
+    pub(crate) effect: Effect,
 }
 
-/// node:https's per-request TLS options (on the request or its Agent).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TlsOptions {
-    /// PEM certificates trusted instead of the node's roots (`ca`).
-    #[serde(default)]
-    pub ca: Option<Vec<String>>,
-    /// Whether a server that fails verification is refused
-    /// (`rejectUnauthorized`, default true).
-    #[serde(default = "yes")]
-    pub reject_unauthorized: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for TlsOptions {
-    fn default() -> Self {
+impl Completion {
+    pub(crate) fn answer(head: serde_json::Value, body: Bytes) -> Self {
         Self {
-            ca: None,
-            reject_unauthorized: true,
+            reply: Ok((head, body)),
+            effect: Effect::None,
+        }
+    }
+
+    pub(crate) fn failed(error: OutboundError) -> Self {
+        Self {
+            reply: Err(error),
+            effect: Effect::None,
         }
     }
 }
 
-/// What to do with a 3xx answer, as fetch's `redirect` option.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Redirect {
-    /// Follow up to 20 redirects.
-    #[default]
-    Follow,
-    /// Hand the 3xx answer to the Function.
-    Manual,
-    /// Fail the request.
-    Error,
+/// What completing an operation changes in the sandbox's socket table.
+pub(crate) enum Effect {
+    None,
+    /// A new connection, kept under the operation's id.
+    Opened(Connection),
 }
 
-/// A completed outbound request.
-#[derive(Debug, Clone, Serialize)]
-pub struct OutboundResponse {
-    /// Status code.
-    pub status: u16,
-    /// Reason phrase.
-    #[serde(rename = "statusText")]
-    pub status_text: String,
-    /// Header pairs (content-encoding removed when the body was decoded).
-    pub headers: Vec<(String, String)>,
-    /// The final URL after redirects.
-    pub url: String,
-    /// Whether a redirect was followed.
-    pub redirected: bool,
-    /// For `https:`, whether the server passed verification (false only
-    /// when `rejectUnauthorized` was off), as `socket.authorized`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub authorized: Option<bool>,
-    /// Why it did not, as Node's `socket.authorizationError` code.
-    #[serde(rename = "authorizationError", skip_serializing_if = "Option::is_none")]
-    pub authorization_error: Option<&'static str>,
-    /// The (decoded) body; not part of the JSON head.
-    #[serde(skip)]
-    pub body: Bytes,
-}
-
-/// Why an outbound request failed; the Function sees `kind` and `message`
-/// on the rejected promise's error.
-#[derive(Debug, Clone, thiserror::Error, Serialize)]
-#[error("{message}")]
-pub struct OutboundError {
-    /// `policy` (egress denied), `limit`, `timeout`, `aborted`, `network`,
-    /// `invalid`.
-    pub kind: &'static str,
-    /// What happened, naming the host where it matters.
-    pub message: String,
-    /// Node's error code where one applies (`DEPTH_ZERO_SELF_SIGNED_CERT`).
-    pub code: Option<&'static str>,
-}
-
-impl OutboundError {
-    /// An error of `kind`.
-    pub fn new(kind: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            message: message.into(),
-            code: None,
-        }
-    }
-
-    /// The same error carrying Node's error `code`.
-    pub fn with_code(mut self, code: &'static str) -> Self {
-        self.code = Some(code);
-        self
-    }
-}
-
-/// The Function an invocation runs, as outbound policies and logs see it.
-#[derive(Debug, Clone, Default)]
-pub struct FunctionIdentity {
-    /// The Function's namespace.
-    pub namespace: String,
-    /// The Function's name.
-    pub name: String,
-}
-
-/// Performs outbound requests for Functions. Implemented by the node
-/// (`shoal-outbound`): the HTTP client, TLS, egress policy and body limit.
-pub trait Outbound: Send + Sync + 'static {
-    /// Performs `request` for `function`, giving up after `timeout`.
-    fn send(
-        &self,
-        function: &FunctionIdentity,
-        request: OutboundRequest,
-        timeout: Duration,
-    ) -> futures::future::BoxFuture<'static, Result<OutboundResponse, OutboundError>>;
-}
-
-/// Per-invocation limits on outbound calls.
-#[derive(Debug, Clone, Copy)]
-pub struct OutboundLimits {
-    /// Requests one invocation may start.
-    pub max_requests: u32,
-}
-
-impl Default for OutboundLimits {
-    fn default() -> Self {
-        Self { max_requests: 50 }
-    }
-}
-
-type Completed = (i32, Result<OutboundResponse, OutboundError>);
+type Completed = (i32, Completion);
 
 /// The host-call state of one sandbox.
 pub(crate) struct HostCalls {
     outbound: Option<Arc<dyn Outbound>>,
     function: FunctionIdentity,
     limits: OutboundLimits,
+    /// Requests and connections started by the current request.
     started: u32,
     next_id: i32,
     in_flight: FuturesUnordered<tokio::task::JoinHandle<Completed>>,
     aborts: HashMap<i32, tokio::task::AbortHandle>,
     /// Results waiting for the guest: `(head JSON, body)`.
     results: HashMap<i32, (Vec<u8>, Bytes)>,
+    pub(crate) sockets: Sockets,
 }
 
 impl HostCalls {
@@ -203,76 +97,328 @@ impl HostCalls {
             in_flight: FuturesUnordered::new(),
             aborts: HashMap::new(),
             results: HashMap::new(),
+            sockets: Sockets::default(),
         }
     }
 
+    /// Counts this sandbox's open connections in `gauge` too.
+    pub(crate) fn counting_connections(mut self, gauge: Arc<std::sync::atomic::AtomicUsize>) -> Self {
+        self.sockets = Sockets::counted(gauge);
+        self
+    }
+
     /// A new request starts in the same sandbox: its own count of outbound
-    /// requests. Calls an earlier request left running carry on.
+    /// requests. Calls and connections an earlier request left open carry on.
     pub(crate) fn begin_request(&mut self, limits: OutboundLimits) {
         self.limits = limits;
         self.started = 0;
     }
 
-    fn finish(&mut self, id: i32, result: Result<OutboundResponse, OutboundError>) {
+    fn finish(&mut self, id: i32, completion: Completion) {
         self.aborts.remove(&id);
-        let (head, body) = match result {
-            Ok(response) => (serde_json::to_vec(&response).unwrap_or_default(), response.body),
+        self.sockets.settled(id);
+        if let Effect::Opened(connection) = completion.effect {
+            self.sockets.open(id, connection);
+        }
+        let (head, body) = match completion.reply {
+            Ok((head, body)) => (serde_json::to_vec(&head).unwrap_or_default(), body),
             Err(error) => (
-                serde_json::to_vec(
-                    &serde_json::json!({"error": error.message, "kind": error.kind, "code": error.code}),
-                )
-                .unwrap_or_default(),
+                serde_json::to_vec(&json!({"error": error.message, "kind": error.kind, "code": error.code}))
+                    .unwrap_or_default(),
                 Bytes::new(),
             ),
         };
         self.results.insert(id, (head, body));
     }
 
-    fn start(&mut self, request: Result<OutboundRequest, OutboundError>, remaining: Duration) -> i32 {
+    fn allocate_id(&mut self) -> i32 {
         let id = self.next_id;
-        self.next_id += 1;
-        self.started += 1;
-        let request = request.and_then(|r| {
-            if self.started > self.limits.max_requests {
-                Err(OutboundError::new(
-                    "limit",
-                    format!(
-                        "outbound request limit reached: a Function may make {} requests per invocation",
-                        self.limits.max_requests
-                    ),
-                ))
-            } else {
-                Ok(r)
-            }
-        });
-        let (request, outbound) = match (request, &self.outbound) {
-            (Err(e), _) => {
-                self.finish(id, Err(e));
-                return id;
-            }
-            (Ok(_), None) => {
-                self.finish(
-                    id,
-                    Err(OutboundError::new(
-                        "policy",
-                        "outbound HTTP is not enabled on this node",
-                    )),
-                );
-                return id;
-            }
-            (Ok(r), Some(o)) => (r, o.clone()),
-        };
-        let call = outbound.send(&self.function, request, remaining);
-        let task = tokio::spawn(async move { (id, call.await) });
-        self.aborts.insert(id, task.abort_handle());
-        self.in_flight.push(task);
+        // Ids only need to be unique among the calls a sandbox has open;
+        // wrapping after two billion is harmless.
+        self.next_id = if self.next_id == i32::MAX { 1 } else { self.next_id + 1 };
         id
     }
+
+    /// Counts one more request or connection against the invocation's limit.
+    fn count_request(&mut self) -> Result<(), OutboundError> {
+        self.started = self.started.saturating_add(1);
+        if self.started > self.limits.max_requests {
+            return Err(OutboundError::new(
+                "limit",
+                format!(
+                    "outbound request limit reached: a Function may make {} requests per invocation (connections count too)",
+                    self.limits.max_requests
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn outbound(&self) -> Result<Arc<dyn Outbound>, OutboundError> {
+        self.outbound
+            .clone()
+            .ok_or_else(|| OutboundError::new("policy", "outbound calls are not enabled on this node"))
+    }
+
+    /// Runs `work` as a task answering call `id`.
+    fn spawn(&mut self, id: i32, work: BoxFuture<'static, Completion>) {
+        let task = tokio::spawn(async move { (id, work.await) });
+        self.aborts.insert(id, task.abort_handle());
+        self.in_flight.push(task);
+    }
+
+    /// Starts operation `name`; the id its answer will carry.
+    fn start(&mut self, name: &str, head: &[u8], body: Bytes, remaining: Duration) -> i32 {
+        let id = self.allocate_id();
+        match self.dispatch(id, name, head, body, remaining) {
+            Ok(Some(immediate)) => self.finish(id, immediate),
+            Ok(None) => {}
+            Err(error) => self.finish(id, Completion::failed(error)),
+        }
+        id
+    }
+
+    /// Starts the work of call `id`: `Some` when it is already complete.
+    fn dispatch(
+        &mut self,
+        id: i32,
+        name: &str,
+        head: &[u8],
+        body: Bytes,
+        remaining: Duration,
+    ) -> Result<Option<Completion>, OutboundError> {
+        match name {
+            "http.fetch" => {
+                let mut request: OutboundRequest = parse(name, head)?;
+                request.body = body;
+                self.count_request()?;
+                let call = self.outbound()?.send(&self.function, request, remaining);
+                self.spawn(
+                    id,
+                    Box::pin(async move {
+                        match call.await {
+                            Ok(response) => {
+                                let body = response.body.clone();
+                                Completion::answer(serde_json::to_value(&response).unwrap_or_default(), body)
+                            }
+                            Err(e) => Completion::failed(e),
+                        }
+                    }),
+                );
+                Ok(None)
+            }
+            "http.upgrade" => {
+                let mut request: OutboundRequest = parse(name, head)?;
+                request.body = body;
+                self.count_request()?;
+                self.sockets.reserve(id, self.limits.max_sockets)?;
+                let call = self.outbound()?.upgrade(&self.function, request, remaining);
+                self.spawn(
+                    id,
+                    Box::pin(async move {
+                        match call.await {
+                            Ok(upgraded) => {
+                                let body = upgraded.response.body.clone();
+                                let mut head = serde_json::to_value(&upgraded.response).unwrap_or_default();
+                                let effect = match upgraded.connection {
+                                    Some(connection) => {
+                                        head["socket"] = json!(id);
+                                        head["connection"] = serde_json::to_value(&connection.info).unwrap_or_default();
+                                        Effect::Opened(connection)
+                                    }
+                                    None => Effect::None,
+                                };
+                                Completion {
+                                    reply: Ok((head, body)),
+                                    effect,
+                                }
+                            }
+                            Err(e) => Completion::failed(e),
+                        }
+                    }),
+                );
+                Ok(None)
+            }
+            "net.connect" => {
+                let request: ConnectRequest = parse(name, head)?;
+                self.count_request()?;
+                self.sockets.reserve(id, self.limits.max_sockets)?;
+                let call = self.outbound()?.connect(&self.function, request, remaining);
+                self.spawn(id, Box::pin(opened(id, call)));
+                Ok(None)
+            }
+            "socket.starttls" => {
+                #[derive(Deserialize)]
+                struct StartTls {
+                    socket: i32,
+                    host: String,
+                    #[serde(default)]
+                    tls: Option<TlsConnect>,
+                }
+                let request: StartTls = parse(name, head)?;
+                let outbound = self.outbound()?;
+                let taking = self.sockets.take_whole(request.socket)?;
+                self.sockets.reserve(id, u32::MAX)?;
+                let tls = request.tls.unwrap_or(TlsConnect {
+                    servername: None,
+                    verify: Default::default(),
+                    alpn: Vec::new(),
+                });
+                let function = self.function.clone();
+                let call = async move {
+                    let connection = taking.await?;
+                    outbound
+                        .start_tls(&function, connection, request.host, tls, remaining)
+                        .await
+                };
+                // The TLS connection is kept under this call's id.
+                self.spawn(id, Box::pin(opened(id, Box::pin(call))));
+                Ok(None)
+            }
+            "socket.read" | "socket.write" | "socket.end" => {
+                #[derive(Deserialize)]
+                struct SocketRequest {
+                    socket: i32,
+                    #[serde(default)]
+                    size: usize,
+                }
+                let request: SocketRequest = parse(name, head)?;
+                let work = match name {
+                    "socket.read" => self.sockets.read(id, request.socket, request.size)?,
+                    "socket.write" => self.sockets.write(id, request.socket, body)?,
+                    _ => self.sockets.end(id, request.socket)?,
+                };
+                self.spawn(id, work);
+                Ok(None)
+            }
+            "socket.close" => {
+                #[derive(Deserialize)]
+                struct Close {
+                    socket: i32,
+                }
+                let request: Close = parse(name, head)?;
+                // Reads and writes in progress end with the socket; each
+                // still answers, so the guest's bookkeeping of calls in
+                // flight stays true.
+                for task in self.sockets.close(request.socket) {
+                    if let Some(abort) = self.aborts.remove(&task) {
+                        abort.abort();
+                        self.finish(
+                            task,
+                            Completion::failed(OutboundError::new("aborted", "the socket was closed")),
+                        );
+                    }
+                }
+                Ok(Some(Completion::answer(json!({}), Bytes::new())))
+            }
+            "socket.setopt" => {
+                #[derive(Deserialize)]
+                #[serde(rename_all = "camelCase")]
+                struct SetOpt {
+                    socket: i32,
+                    no_delay: Option<bool>,
+                    keep_alive: Option<bool>,
+                    #[serde(default)]
+                    keep_alive_delay_ms: u64,
+                }
+                let request: SetOpt = parse(name, head)?;
+                let keep_alive = request
+                    .keep_alive
+                    .map(|on| on.then(|| Duration::from_millis(request.keep_alive_delay_ms.max(1000))));
+                self.sockets.set_options(request.socket, request.no_delay, keep_alive)?;
+                Ok(Some(Completion::answer(json!({}), Bytes::new())))
+            }
+            "dns.lookup" => {
+                #[derive(Deserialize)]
+                struct Lookup {
+                    hostname: String,
+                }
+                let request: Lookup = parse(name, head)?;
+                let call = self.outbound()?.lookup(&self.function, request.hostname);
+                self.spawn(
+                    id,
+                    Box::pin(async move {
+                        match call.await {
+                            Ok(addresses) => {
+                                let addresses: Vec<_> = addresses
+                                    .iter()
+                                    .map(|ip| json!({"address": ip.to_string(), "family": if ip.is_ipv4() { 4 } else { 6 }}))
+                                    .collect();
+                                Completion::answer(json!({ "addresses": addresses }), Bytes::new())
+                            }
+                            Err(e) => Completion::failed(e),
+                        }
+                    }),
+                );
+                Ok(None)
+            }
+            "dns.resolve" => {
+                let request: ResolveRequest = parse(name, head)?;
+                let call = self.outbound()?.resolve(&self.function, request);
+                self.spawn(
+                    id,
+                    Box::pin(async move {
+                        match call.await {
+                            Ok(records) => Completion::answer(json!({ "records": records }), Bytes::new()),
+                            Err(e) => Completion::failed(e),
+                        }
+                    }),
+                );
+                Ok(None)
+            }
+            "dns.reverse" => {
+                #[derive(Deserialize)]
+                struct Reverse {
+                    ip: String,
+                }
+                let request: Reverse = parse(name, head)?;
+                let ip: IpAddr = request.ip.parse().map_err(|_| {
+                    OutboundError::new("invalid", format!("getHostByAddr EINVAL {}", request.ip)).with_code("EINVAL")
+                })?;
+                let call = self.outbound()?.reverse(&self.function, ip);
+                self.spawn(
+                    id,
+                    Box::pin(async move {
+                        match call.await {
+                            Ok(hostnames) => Completion::answer(json!({ "hostnames": hostnames }), Bytes::new()),
+                            Err(e) => Completion::failed(e),
+                        }
+                    }),
+                );
+                Ok(None)
+            }
+            other => Err(OutboundError::new(
+                "invalid",
+                format!("the engine asked for an unknown host operation {other:?}"),
+            )),
+        }
+    }
+}
+
+/// Completes a call that opens a connection, which is kept under the
+/// call's id.
+async fn opened(id: i32, call: BoxFuture<'static, Result<Connection, OutboundError>>) -> Completion {
+    match call.await {
+        Ok(connection) => {
+            let mut head = serde_json::to_value(&connection.info).unwrap_or_default();
+            head["socket"] = json!(id);
+            Completion {
+                reply: Ok((head, Bytes::new())),
+                effect: Effect::Opened(connection),
+            }
+        }
+        Err(e) => Completion::failed(e),
+    }
+}
+
+fn parse<'a, T: Deserialize<'a>>(operation: &str, head: &'a [u8]) -> Result<T, OutboundError> {
+    serde_json::from_slice(head).map_err(|e| OutboundError::new("invalid", format!("invalid {operation} request: {e}")))
 }
 
 impl Drop for HostCalls {
     fn drop(&mut self) {
-        // A finished (or failed) invocation stops what it started.
+        // A finished (or failed) sandbox stops what it started; its
+        // connections close with the socket table.
         for abort in self.aborts.values() {
             abort.abort();
         }
@@ -305,8 +451,33 @@ pub(crate) fn write_guest(caller: &mut Caller<'_, RequestState>, ptr: i32, bytes
         .map_err(|_| wasmtime::Error::msg("guest buffer out of range"))
 }
 
+fn remaining(state: &RequestState) -> Duration {
+    state.deadline.saturating_duration_since(Instant::now())
+}
+
 /// Adds the `shoal_host_v1` imports to `linker`.
 pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Result<()> {
+    linker.func_wrap(
+        HOST_MODULE,
+        "op_start",
+        |mut caller: Caller<'_, RequestState>,
+         name: i32,
+         name_len: i32,
+         head: i32,
+         head_len: i32,
+         body: i32,
+         body_len: i32|
+         -> wasmtime::Result<i32> {
+            let name = guest_bytes(&mut caller, name, name_len)?;
+            let head = guest_bytes(&mut caller, head, head_len)?;
+            let body = guest_bytes(&mut caller, body, body_len)?;
+            let state = caller.data_mut();
+            let remaining = remaining(state);
+            let name = String::from_utf8_lossy(&name);
+            Ok(state.calls.start(&name, &head, Bytes::from(body), remaining))
+        },
+    )?;
+    // fetch and node:http: `op_start("http.fetch", ..)` under its own name.
     linker.func_wrap(
         HOST_MODULE,
         "http_start",
@@ -318,15 +489,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
          -> wasmtime::Result<i32> {
             let head = guest_bytes(&mut caller, head, head_len)?;
             let body = guest_bytes(&mut caller, body, body_len)?;
-            let request = serde_json::from_slice::<OutboundRequest>(&head)
-                .map_err(|e| OutboundError::new("invalid", format!("invalid outbound request: {e}")))
-                .map(|mut r| {
-                    r.body = Bytes::from(body);
-                    r
-                });
             let state = caller.data_mut();
-            let remaining = state.deadline.saturating_duration_since(Instant::now());
-            Ok(state.calls.start(request, remaining))
+            let remaining = remaining(state);
+            Ok(state.calls.start("http.fetch", &head, Bytes::from(body), remaining))
         },
     )?;
     linker.func_wrap(
@@ -336,7 +501,10 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
             let calls = &mut caller.data_mut().calls;
             if let Some(abort) = calls.aborts.remove(&id) {
                 abort.abort();
-                calls.finish(id, Err(OutboundError::new("aborted", "This operation was aborted")));
+                calls.finish(
+                    id,
+                    Completion::failed(OutboundError::new("aborted", "This operation was aborted")),
+                );
             }
         },
     )?;
@@ -350,8 +518,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                 if now >= state.deadline {
                     return Err(DeadlineExceeded.into());
                 }
-                let until = if timeout_ms.is_finite() && timeout_ms >= 0.0 {
-                    (now + Duration::from_secs_f64(timeout_ms / 1000.0)).min(state.deadline)
+                // A negative timeout means "until a call completes".
+                let until = if timeout_ms >= 0.0 {
+                    crate::limits::deadline_after(crate::limits::millis(timeout_ms)).min(state.deadline)
                 } else {
                     state.deadline
                 };
@@ -360,17 +529,21 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                     return Ok(id);
                 }
                 if state.calls.in_flight.is_empty() {
-                    if timeout_ms.is_finite() && timeout_ms >= 0.0 {
+                    if timeout_ms >= 0.0 {
                         tokio::time::sleep_until(until.into()).await;
                     }
                     return Ok(0);
                 }
                 match tokio::time::timeout_at(until.into(), state.calls.in_flight.next()).await {
-                    Ok(Some(Ok((id, result)))) => {
+                    Ok(Some(Ok((id, completion)))) => {
                         if state.calls.aborts.contains_key(&id) {
-                            state.calls.finish(id, result);
+                            state.calls.finish(id, completion);
+                            Ok(id)
+                        } else {
+                            // Cancelled after it completed: its abort result
+                            // (or nothing, for a closed socket) stands.
+                            Ok(0)
                         }
-                        Ok(id)
                     }
                     // A cancelled task: its abort result is already there.
                     Ok(Some(Err(_))) | Ok(None) | Err(_) => Ok(0),

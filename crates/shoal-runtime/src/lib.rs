@@ -16,12 +16,16 @@
 //! come from or when a sandbox is worth keeping (the node decides); it turns
 //! a request frame into a response frame or a typed failure. Outbound calls a Function makes are counted and bounded here
 //! (the `host` module) but performed by an [`Outbound`] implementation
-//! (`shoal-outbound`); read-only mounts are WASI preopens.
+//! (`shoal-outbound`), and the connections a sandbox opens are kept here
+//! for as long as it lives; read-only mounts are WASI preopens.
 
 mod cache;
 mod host;
 mod limits;
+pub use limits::deadline_after;
+pub mod outbound;
 mod sandbox;
+mod sockets;
 
 use std::{
     path::PathBuf,
@@ -38,16 +42,23 @@ use wasmtime::{
 use wasmtime_wasi::{WasiCtxBuilder, p1::WasiP1Ctx};
 
 pub use cache::ModuleCache;
-pub use host::{
-    FunctionIdentity, HOST_MODULE, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse,
-    Redirect, TlsOptions,
-};
+pub use host::HOST_MODULE;
 use limits::{DeadlineExceeded, RequestLimiter};
+pub use outbound::{
+    FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect, TlsOptions,
+};
 use sandbox::{Job, LogPipe, Outcome, Serving, Shared};
 pub use sandbox::{RequestLimits, Sandbox};
 
 /// Console output kept per request, in bytes.
 const MAX_LOG_BYTES: usize = 64 * 1024;
+/// A WebAssembly page.
+const WASM_PAGE_BYTES: usize = 64 * 1024;
+
+/// Native stack a guest may use; see [`Runtime::new`].
+const MAX_WASM_STACK: usize = 8 << 20;
+/// Stack the host functions a guest calls need beyond the guest's own.
+const ASYNC_STACK_HEADROOM: usize = 1 << 20;
 
 /// How often the epoch advances. Bounds how late a timeout fires and how
 /// long a busy guest holds a worker thread before yielding.
@@ -201,6 +212,9 @@ pub struct InvokeContext {
     pub function: FunctionIdentity,
     /// Host folders the guest sees read-only (a Function's secretMounts).
     pub mounts: Vec<Mount>,
+    /// Connections the Function's sandboxes hold open, counted up and down
+    /// by every sandbox this context starts (for the node's metrics).
+    pub open_connections: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// A host folder shown read-only inside the sandbox.
@@ -258,6 +272,8 @@ pub struct Runtime {
     engine: Engine,
     linker: Linker<RequestState>,
     js_engine: InstancePre<RequestState>,
+    /// The engine's initial linear memory, in bytes (see [`Sandbox::private_memory_bytes`]).
+    engine_image_bytes: usize,
     cache: Option<ModuleCache>,
     outbound: Option<Arc<dyn Outbound>>,
     _ticker: EpochTicker,
@@ -269,6 +285,11 @@ impl Runtime {
     pub fn new(config: &RuntimeConfig) -> Result<Self, RuntimeError> {
         let mut wasm_config = Config::new();
         wasm_config
+            // The JavaScript engine recurses on the native stack (each JS
+            // call, each level of JSON): wasmtime's 512 KiB default stops a
+            // Function near 1,000 levels, where Node allows about 11,000.
+            .max_wasm_stack(MAX_WASM_STACK)
+            .async_stack_size(MAX_WASM_STACK + ASYNC_STACK_HEADROOM)
             .epoch_interruption(true)
             .cranelift_opt_level(OptLevel::Speed)
             .memory_init_cow(config.copy_on_write)
@@ -304,11 +325,20 @@ impl Runtime {
         let js_engine = linker
             .instantiate_pre(&engine_module)
             .map_err(|e| RuntimeError::InvalidModule(format!("the JavaScript engine: {e}")))?;
+        let engine_image_bytes = engine_module
+            .exports()
+            .find_map(|export| match export.ty() {
+                wasmtime::ExternType::Memory(memory) => Some(memory.minimum()),
+                _ => None,
+            })
+            .and_then(|pages| usize::try_from(pages).ok())
+            .map_or(0, |pages| pages.saturating_mul(WASM_PAGE_BYTES));
         let ticker = EpochTicker::start(&engine);
         Ok(Self {
             engine,
             linker,
             js_engine,
+            engine_image_bytes,
             cache,
             outbound: None,
             _ticker: ticker,
@@ -405,7 +435,7 @@ impl Runtime {
                 function.clone(),
                 limits.memory_bytes,
                 queue,
-                Shared::new(),
+                Shared::new(self.engine_image_bytes),
             )
             .await;
         match answer.await {
@@ -423,7 +453,7 @@ impl Runtime {
     pub fn start_sandbox(&self, context: &InvokeContext, function: &FunctionModule, memory_bytes: usize) -> Sandbox {
         // Capacity 1: the owner sends one request at a time.
         let (jobs, queue) = mpsc::channel(1);
-        let shared = Shared::new();
+        let shared = Shared::new(self.engine_image_bytes);
         let run = self
             .sandbox_parts()
             .run(context.clone(), function.clone(), memory_bytes, queue, shared.clone());
@@ -442,7 +472,7 @@ impl Runtime {
     /// does not compile, [`RuntimeError::Engine`] when the engine traps.
     pub async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
         let (_jobs, queue) = mpsc::channel(1);
-        let shared = Shared::new();
+        let shared = Shared::new(self.engine_image_bytes);
         let mut store = Store::new(
             &self.engine,
             RequestState {
@@ -555,7 +585,8 @@ impl SandboxParts {
                     self.outbound.clone(),
                     context.function.clone(),
                     OutboundLimits::default(),
-                ),
+                )
+                .counting_connections(context.open_connections.clone()),
                 serving: Serving::new(queue, log, shared),
             },
         );

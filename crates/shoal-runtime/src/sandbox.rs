@@ -27,7 +27,8 @@ use tokio::sync::{mpsc, oneshot};
 use wasmtime::{Caller, Linker};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 
-use crate::host::{HOST_MODULE, OutboundLimits, guest_bytes, write_guest};
+use crate::host::{HOST_MODULE, guest_bytes, write_guest};
+use crate::outbound::OutboundLimits;
 use crate::{Invocation, InvokeError, RequestState};
 
 /// Time a retired guest gets to return.
@@ -152,14 +153,18 @@ pub(crate) struct Shared {
     pub(crate) served: AtomicU64,
     /// Current size of the sandbox's linear memory, in bytes.
     pub(crate) memory_bytes: Arc<AtomicUsize>,
+    /// The JavaScript engine's initial memory (its data, the locale tables
+    /// among it), mapped copy-on-write from one image every sandbox shares.
+    pub(crate) image_bytes: usize,
 }
 
 impl Shared {
-    pub(crate) fn new() -> Arc<Self> {
+    pub(crate) fn new(image_bytes: usize) -> Arc<Self> {
         Arc::new(Self {
             alive: AtomicBool::new(true),
             served: AtomicU64::new(0),
             memory_bytes: Arc::new(AtomicUsize::new(0)),
+            image_bytes,
         })
     }
 }
@@ -259,6 +264,13 @@ impl Sandbox {
     /// Size of its linear memory now, in bytes.
     pub fn memory_bytes(&self) -> usize {
         self.shared.memory_bytes.load(Ordering::Relaxed)
+    }
+
+    /// The part of its linear memory beyond the engine's shared initial
+    /// image: what keeping it warm costs on top of every other sandbox (the
+    /// image's pages are shared until written, and most are read-only data).
+    pub fn private_memory_bytes(&self) -> usize {
+        self.memory_bytes().saturating_sub(self.shared.image_bytes)
     }
 }
 
@@ -373,7 +385,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                 let mut sizes = [0u8; 8];
                 sizes[..4].copy_from_slice(&(head.len() as u32).to_le_bytes());
                 sizes[4..].copy_from_slice(&(body.len() as u32).to_le_bytes());
-                state.deadline = Instant::now() + job.limits.timeout;
+                state.deadline = crate::limits::deadline_after(job.limits.timeout);
                 state.serving.timeout = job.limits.timeout;
                 state.calls.begin_request(job.limits.outbound);
                 state.serving.current = Some(Current {

@@ -21,6 +21,11 @@ pub struct NodeCmdArgs {
     /// Folder for pulled artifacts, by digest.
     #[arg(long, env = "SHOAL_ARTIFACT_DIR")]
     artifact_dir: Option<std::path::PathBuf>,
+    /// The registry and repository prefix the controller pushes to
+    /// (`host:port/prefix`): Functions are then served only from their own
+    /// digest-pinned artifacts under it (`<prefix>/<ns>/<name>@sha256:...`).
+    #[arg(long, env = "SHOAL_ARTIFACT_PREFIX")]
+    artifact_prefix: Option<String>,
     /// Registry user for pulls.
     #[arg(long, env = "SHOAL_REGISTRY_USER")]
     registry_user: Option<String>,
@@ -52,7 +57,7 @@ pub struct NodeCmdArgs {
 }
 
 pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
-    let runtime = node_support::runtime(&args.node)?;
+    let runtime = node_support::runtime(&args.node, node_support::Placement::Cluster { listen: args.listen })?;
     let credentials = match (args.registry_user, args.registry_password) {
         (Some(username), Some(password)) => Credentials::Basic { username, password },
         _ => Credentials::Anonymous,
@@ -63,6 +68,7 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
             memory_budget: args.node.memory_budget_mb << 20,
             artifact_dir: args.artifact_dir,
             credentials,
+            artifact_prefix: args.artifact_prefix,
             warm: args.node.warm_config(),
         },
     ));

@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 use anyhow::Context;
 use clap::Args;
 use shoal_node::{FunctionDefaults, NodeConfig, WarmConfig};
-use shoal_outbound::{EgressPolicy, HostPattern, HttpOutbound, OutboundConfig};
+use shoal_outbound::{EgressPolicy, EgressRule, HttpOutbound, OutboundConfig, OverrideResolver, ProtectedAddresses};
 use shoal_runtime::{OutboundLimits, Runtime, RuntimeConfig};
 
 #[derive(Args, Clone)]
@@ -17,6 +17,12 @@ pub struct NodeArgs {
     /// Default request body limit in MB.
     #[arg(long = "body-limit-mb", env = "REQ_MB_LIMIT", default_value_t = 1)]
     pub body_limit_mb: u64,
+    /// The longest FUNC_TIMEOUT a Function's env may set, in seconds.
+    #[arg(long = "max-timeout", env = "SHOAL_MAX_FUNC_TIMEOUT", default_value_t = shoal_node::DEFAULT_MAX_TIMEOUT_SECS)]
+    pub max_timeout_secs: u64,
+    /// The largest body limit a Function's env (REQ_MB_LIMIT) may set, in MB.
+    #[arg(long = "max-body-limit-mb", env = "SHOAL_MAX_BODY_MB", default_value_t = shoal_node::DEFAULT_MAX_BODY_MB)]
+    pub max_body_limit_mb: usize,
     /// Requests one Function may run at once before 503.
     #[arg(long, default_value_t = 64)]
     pub max_concurrency: usize,
@@ -42,17 +48,27 @@ pub struct NodeArgs {
     /// Where precompiled modules are cached (default: the user cache folder).
     #[arg(long, env = "SHOAL_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
-    /// Outbound HTTP requests (fetch, http, axios) one invocation may start.
+    /// Outbound HTTP requests (fetch, http, axios) and connections (net,
+    /// tls, WebSocket) one invocation may start.
     #[arg(long, env = "SHOAL_OUTBOUND_MAX_REQUESTS", default_value_t = 50)]
     pub outbound_max_requests: u32,
+    /// Connections (net, tls, WebSocket) one sandbox may hold open at once;
+    /// in a warm sandbox they outlive the request that opened them.
+    #[arg(long, env = "SHOAL_OUTBOUND_MAX_SOCKETS", default_value_t = 64)]
+    pub outbound_max_sockets: u32,
     /// Largest outbound response body a Function may receive, in MB.
     #[arg(long, env = "SHOAL_OUTBOUND_MAX_RESPONSE_MB", default_value_t = 10)]
     pub outbound_max_response_mb: usize,
-    /// Hosts Functions may call (`host`, `*.domain`, `host:port`, `*`);
-    /// none means any host that is not denied. Comma-separated or repeated.
+    /// What Functions may reach: hosts (`host`, `*.domain`, `host:port`,
+    /// `*`) and address ranges (`10.0.0.0/8`, `192.0.2.7:5432`), checked
+    /// against the addresses a host resolves to; none means anything that
+    /// is not denied. An address range is also what lets a Function reach a
+    /// protected address (loopback, link-local, the node's own).
+    /// Comma-separated or repeated.
     #[arg(long, env = "SHOAL_EGRESS_ALLOW", value_delimiter = ',')]
     pub egress_allow: Vec<String>,
-    /// Hosts Functions may never call. Comma-separated or repeated.
+    /// What Functions may never reach: hosts and address ranges, as for
+    /// --egress-allow. Comma-separated or repeated.
     #[arg(long, env = "SHOAL_EGRESS_DENY", value_delimiter = ',')]
     pub egress_deny: Vec<String>,
     /// Per-namespace egress policies: `NAMESPACE=allow:PATTERN|PATTERN;deny:PATTERN`,
@@ -62,6 +78,25 @@ pub struct NodeArgs {
     /// PEM file of CA certificates trusted for outbound HTTPS besides the system's.
     #[arg(long, env = "SHOAL_CA_BUNDLE")]
     pub ca_bundle: Option<PathBuf>,
+    /// Fixed addresses for host names Functions call, `NAME=IP[+IP…]`
+    /// (as curl's --resolve); comma-separated or repeated.
+    #[arg(long, env = "SHOAL_RESOLVE", value_delimiter = ',')]
+    pub resolve: Vec<String>,
+    /// The node's own addresses (its pod IP), which no Function reaches
+    /// unless an address rule allows it; comma-separated or repeated.
+    #[arg(long = "node-address", env = "SHOAL_NODE_ADDRESSES", value_delimiter = ',')]
+    pub node_addresses: Vec<std::net::IpAddr>,
+    /// Address ranges no Function reaches unless an address rule of
+    /// --egress-allow opens them: the cluster's pod and Service ranges
+    /// (other tenants, the API server, the registry). Only the publisher
+    /// proxy (--publisher-proxy, by its name) is reachable inside them
+    /// without a rule. Comma-separated or repeated; `shoal node` only.
+    #[arg(long = "protected-range", env = "SHOAL_PROTECTED_RANGES", value_delimiter = ',')]
+    pub protected_ranges: Vec<shoal_outbound::IpNet>,
+    /// DNS servers (`IP:PORT`) that `dns.resolve*` queries, instead of
+    /// those of /etc/resolv.conf; repeat for several.
+    #[arg(long = "dns-server", env = "SHOAL_DNS_SERVERS", value_delimiter = ',')]
+    pub dns_servers: Vec<std::net::SocketAddr>,
     /// Run every request in a fresh sandbox: no warm instances, module-level
     /// state never outlives a request.
     #[arg(long, env = "SHOAL_FRESH_SANDBOX_PER_REQUEST")]
@@ -73,13 +108,15 @@ pub struct NodeArgs {
     /// Requests a warm sandbox serves before it is recycled.
     #[arg(long, env = "SHOAL_WARM_MAX_REQUESTS", default_value_t = 10_000)]
     pub warm_max_requests: u64,
-    /// A warm sandbox whose memory grew past this many MB is not kept.
+    /// A warm sandbox whose memory beyond the engine's shared image grew
+    /// past this many MB is not kept.
     #[arg(long, env = "SHOAL_WARM_MAX_SANDBOX_MB", default_value_t = 128)]
     pub warm_max_sandbox_mb: usize,
     /// Seconds an idle warm sandbox is kept.
     #[arg(long, env = "SHOAL_WARM_IDLE_SECS", default_value_t = 60)]
     pub warm_idle_secs: u64,
-    /// Memory all idle warm sandboxes of the node may hold, in MB.
+    /// Memory all idle warm sandboxes of the node may hold, in MB, beyond
+    /// the engine's image they share.
     #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = 256)]
     pub warm_budget_mb: usize,
 }
@@ -99,35 +136,76 @@ impl NodeArgs {
 
     /// The per-Function defaults these flags set.
     pub fn function_defaults(&self) -> FunctionDefaults {
+        let max_body_limit = self.max_body_limit_mb.saturating_mul(1 << 20);
+        let max_timeout = Duration::from_secs(self.max_timeout_secs);
         FunctionDefaults {
-            timeout: Duration::from_secs(self.timeout_secs),
-            body_limit: (self.body_limit_mb << 20) as usize,
+            timeout: Duration::from_secs(self.timeout_secs).min(max_timeout),
+            body_limit: usize::try_from(self.body_limit_mb)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(1 << 20)
+                .min(max_body_limit),
             max_concurrency: self.max_concurrency,
+            max_timeout,
+            max_body_limit,
         }
     }
 }
 
-pub fn runtime(args: &NodeArgs) -> anyhow::Result<Arc<Runtime>> {
+pub fn runtime(args: &NodeArgs, placement: Placement) -> anyhow::Result<Arc<Runtime>> {
     let cache_dir = args.cache_dir.clone().or_else(crate::build::default_cache_dir);
     let config = RuntimeConfig {
         pool_instances: args.pool_instances,
         cache_dir,
         ..RuntimeConfig::default()
     };
-    let outbound = HttpOutbound::new(outbound_config(args)?).context("setting up outbound HTTP")?;
+    let outbound = HttpOutbound::new(outbound_config(args, placement)?).context("setting up outbound HTTP")?;
     Ok(Arc::new(Runtime::new(&config)?.with_outbound(Arc::new(outbound))))
 }
 
-fn patterns(list: &[String], what: &str) -> anyhow::Result<Vec<HostPattern>> {
+fn patterns(list: &[String], what: &str) -> anyhow::Result<Vec<EgressRule>> {
     list.iter()
         .map(|p| p.trim())
         .filter(|p| !p.is_empty())
-        .map(|p| p.parse::<HostPattern>().map_err(|e| anyhow::anyhow!("{what}: {e}")))
+        .map(|p| p.parse::<EgressRule>().map_err(|e| anyhow::anyhow!("{what}: {e}")))
         .collect()
 }
 
+/// Where a node runs, which decides what its Functions may never reach.
+#[derive(Debug, Clone, Copy)]
+pub enum Placement {
+    /// `shoal up` on a developer's machine: loopback services are reachable,
+    /// the node's own port is not.
+    Local { listen: std::net::SocketAddr },
+    /// `shoal node` in a cluster: loopback is the node's own pod.
+    Cluster { listen: std::net::SocketAddr },
+}
+
+/// `--resolve NAME=IP[+IP…]` entries as a resolver.
+fn resolver(entries: &[String]) -> anyhow::Result<OverrideResolver> {
+    let mut resolver = OverrideResolver::default();
+    for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+        let (name, addresses) = entry
+            .split_once('=')
+            .with_context(|| format!("--resolve {entry:?}: expected NAME=IP"))?;
+        let addresses = addresses
+            .split('+')
+            .map(|a| {
+                a.trim()
+                    .parse()
+                    .with_context(|| format!("--resolve {entry:?}: {a:?} is not an IP address"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        resolver = resolver.with(name.trim(), addresses);
+    }
+    Ok(resolver)
+}
+
 /// The outbound client's settings from the flags.
-pub fn outbound_config(args: &NodeArgs) -> anyhow::Result<OutboundConfig> {
+pub fn outbound_config(args: &NodeArgs, placement: Placement) -> anyhow::Result<OutboundConfig> {
+    let (listen, loopback_allowed) = match placement {
+        Placement::Local { listen } => (listen, true),
+        Placement::Cluster { listen } => (listen, false),
+    };
     let mut namespace_policies = BTreeMap::new();
     for entry in &args.egress_namespace {
         let (namespace, rules) = entry
@@ -154,9 +232,32 @@ pub fn outbound_config(args: &NodeArgs) -> anyhow::Result<OutboundConfig> {
             deny: patterns(&args.egress_deny, "--egress-deny")?,
         },
         namespace_policies,
+        protected: ProtectedAddresses {
+            node_addresses: args.node_addresses.clone(),
+            node_ports: vec![listen.port()],
+            loopback_allowed,
+            ranges: match placement {
+                Placement::Cluster { .. } => args.protected_ranges.clone(),
+                Placement::Local { .. } => Vec::new(),
+            },
+            platform_endpoints: endpoint_of(&args.publisher_proxy).into_iter().collect(),
+        },
+        resolver: Arc::new(resolver(&args.resolve)?),
         ca_bundle: args.ca_bundle.clone(),
+        dns_servers: args.dns_servers.clone(),
         ..OutboundConfig::default()
     })
+}
+
+/// `host:port` of a URL (the port from the scheme when it has none).
+fn endpoint_of(url: &str) -> Option<(String, u16)> {
+    let uri: http::Uri = url.parse().ok()?;
+    let port = uri.port_u16().or_else(|| match uri.scheme_str() {
+        Some("https") => Some(443),
+        Some("http") => Some(80),
+        _ => None,
+    })?;
+    Some((uri.host()?.to_string(), port))
 }
 
 pub fn node_config(args: &NodeArgs) -> NodeConfig {
@@ -167,6 +268,7 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
         pool_slots: u64::from(args.pool_instances),
         outbound: OutboundLimits {
             max_requests: args.outbound_max_requests,
+            max_sockets: args.outbound_max_sockets,
         },
         ..NodeConfig::default()
     }

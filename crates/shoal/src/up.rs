@@ -42,7 +42,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         .canonicalize()
         .with_context(|| format!("{} does not exist", args.dir.display()))?;
     JsTools::locate().check()?;
-    let runtime = node_support::runtime(&args.node)?;
+    let runtime = node_support::runtime(&args.node, node_support::Placement::Local { listen: args.listen })?;
     let table_config = TableConfig {
         memory_budget: args.node.memory_budget_mb << 20,
         warm: args.node.warm_config(),
