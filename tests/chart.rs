@@ -23,6 +23,8 @@ use shoal_tests::fake_kube::{Call, FakeKube, object_path};
 
 const RELEASE_NS: &str = "shoal-system";
 const NON_DEFAULT: &str = "charts/shoal/ci/external-istio-values.yaml";
+/// A digest in the only form Shoal accepts (sha256, 64 lowercase hex digits).
+const DIGEST: &str = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
 
 fn helm() -> PathBuf {
     let local = shoal_tests::workspace_root().join(".ci/bin/helm");
@@ -182,6 +184,11 @@ fn default_values_render_every_kind_with_consistent_wiring() {
     assert_eq!(service["spec"]["ports"][0]["port"], 5000);
     let node = container(rendered.find("Deployment", "shoal-node"), "node");
     assert_eq!(env_value(node, "SHOAL_INSECURE_REGISTRIES"), registry_host);
+    // Nodes serve each Function only from its own artifact there.
+    assert_eq!(
+        env_value(node, "SHOAL_ARTIFACT_PREFIX"),
+        format!("{registry_host}/functions")
+    );
     assert_eq!(
         env_value(controller, "SHOAL_BUILDER_IMAGE"),
         "ghcr.io/shoal-dev/shoal-builder:0.1.0"
@@ -638,10 +645,13 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     fake.update(&job_path, |j| {
         j["status"] = json!({"conditions": [{"type": "Complete", "status": "True"}]});
     });
+    let job_uid = fake.get(&job_path).expect("the build Job")["metadata"]["uid"].clone();
     fake.put(json!({"apiVersion": "v1", "kind": "Pod",
-        "metadata": {"name": "build-pod", "namespace": "apps", "labels": {"job-name": jobs[0]["metadata"]["name"]}},
+        "metadata": {"name": "build-pod", "namespace": "apps", "labels": {"job-name": jobs[0]["metadata"]["name"]},
+                     "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": jobs[0]["metadata"]["name"], "uid": job_uid}]},
         "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
-            "restartCount": 0, "state": {"terminated": {"exitCode": 0, "message": "{\"artifact\": \"r/apps/f@sha256:1\"}"}}}]}}));
+            "restartCount": 0, "state": {"terminated": {"exitCode": 0,
+            "message": json!({"artifact": format!("localhost:5000/functions/apps/f@{DIGEST}")}).to_string()}}}]}}));
     // A ready node pod that serves the build.
     let pod: Pod = serde_json::from_value(json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "node-a", "namespace": RELEASE_NS},
@@ -651,7 +661,7 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     let served = std::collections::BTreeSet::from([shoal_api::cluster::ServedFunction {
         namespace: "apps".into(),
         name: "f".into(),
-        digest: "sha256:1".into(),
+        digest: DIGEST.into(),
     }]);
     let shard: k8s_openapi::api::core::v1::ConfigMap =
         serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap",
@@ -741,7 +751,7 @@ async fn node_calls() -> Vec<Call> {
         "spec": {"source": {"inline": {"source": "x"}}, "env": [
             {"name": "A", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}},
             {"name": "B", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]},
-        "status": {"artifact": format!("127.0.0.1:{}/apps/f@sha256:00", shoal_tests::free_port())}
+        "status": {"artifact": format!("127.0.0.1:{}/apps/f@{DIGEST}", shoal_tests::free_port())}
     }))
     .unwrap();
     let table = Arc::new(shoal_node::FunctionTable::new(
@@ -750,6 +760,7 @@ async fn node_calls() -> Vec<Call> {
             memory_budget: 64 << 20,
             artifact_dir: None,
             credentials: shoal_oci::Credentials::Anonymous,
+            artifact_prefix: None,
             warm: shoal_node::WarmConfig::default(),
         },
     ));

@@ -895,11 +895,24 @@ async fn two_watch_events_for_one_function_load_it_once() {
     use futures::StreamExt;
     use kube::runtime::watcher::Event;
 
-    let digest_hex = "ab".repeat(32);
+    // The artifact is already in the node's cache (as after a restart):
+    // the module and the manifest it was pulled with, which the node
+    // verifies again before using them.
+    let module = wasm("module.exports = { main: () => 'synced' };").await;
+    let manifest = serde_json::to_vec(&json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": {"mediaType": "application/vnd.wasm.config.v0+json", "size": 2, "digest": shoal_oci::sha256_digest(b"{}")},
+        "layers": [{"mediaType": "application/wasm", "size": module.len(), "digest": shoal_oci::sha256_digest(&module)}]
+    }))
+    .unwrap();
+    let digest = shoal_oci::sha256_digest(&manifest);
+    let digest_hex = digest.trim_start_matches("sha256:").to_string();
     let artifacts = tempfile::tempdir().unwrap();
+    std::fs::write(artifacts.path().join(format!("sha256-{digest_hex}.wasm")), &module).unwrap();
     std::fs::write(
-        artifacts.path().join(format!("sha256-{digest_hex}.wasm")),
-        wasm("module.exports = { main: () => 'synced' };").await,
+        artifacts.path().join(format!("sha256-{digest_hex}.manifest")),
+        &manifest,
     )
     .unwrap();
     let table = Arc::new(FunctionTable::new(

@@ -129,3 +129,124 @@ fn http_get_json(address: &str, path: &str, accept: &str) -> serde_json::Value {
     let body = response.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {response}"))
 }
+
+/// A registry under a tenant's control (an attack from the isolation
+/// issue): it answers with the manifest and blob it is given, whatever
+/// they claim. Plain HTTP on 127.0.0.1.
+fn hostile_registry(manifest: serde_json::Value, blob: Vec<u8>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let manifest = serde_json::to_vec(&manifest).unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request_line = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            // Skip the headers.
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = request_line.split_whitespace().nth(1).unwrap_or("").to_string();
+            let (content_type, body): (&str, &[u8]) = if path.contains("/manifests/") {
+                ("application/vnd.oci.image.manifest.v1+json", &manifest)
+            } else if path.contains("/blobs/") {
+                ("application/octet-stream", &blob)
+            } else {
+                ("application/json", b"{}")
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
+        }
+    });
+    address
+}
+
+fn wasm_manifest(layer_size: u64, layer_digest: &str) -> serde_json::Value {
+    serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": {"mediaType": "application/vnd.wasm.config.v0+json", "size": 2,
+                   "digest": shoal_oci::sha256_digest(b"{}")},
+        "layers": [{"mediaType": "application/wasm", "size": layer_size, "digest": layer_digest}]
+    })
+}
+
+/// A manifest declaring a terabyte-sized module is refused before anything
+/// is allocated for it (it aborted the node when the size was trusted).
+#[tokio::test]
+async fn a_module_declared_larger_than_the_limit_is_refused_before_allocating() {
+    let digest = shoal_oci::sha256_digest(MODULE);
+    let address = hostile_registry(wasm_manifest(1 << 40, &digest), MODULE.to_vec());
+    let registry = Registry::new(Transport::Http, Credentials::Anonymous);
+    let err = registry.pull(&format!("{address}/evil:v1"), None).await.unwrap_err();
+    assert!(
+        matches!(&err, OciError::TooLarge { .. }) && err.to_string().contains("1099511627776 bytes by its manifest"),
+        "{err}"
+    );
+}
+
+/// A registry that sends more than the manifest declared is cut off at the
+/// declared size.
+#[tokio::test]
+async fn a_blob_longer_than_its_manifest_says_is_cut_off() {
+    let blob = vec![7u8; 4 << 20];
+    let address = hostile_registry(wasm_manifest(16, &shoal_oci::sha256_digest(&blob)), blob);
+    let registry = Registry::new(Transport::Http, Credentials::Anonymous);
+    let err = registry.pull(&format!("{address}/evil:v1"), None).await.unwrap_err();
+    assert!(
+        matches!(&err, OciError::TooLarge { .. }) && err.to_string().contains("larger than its manifest says"),
+        "{err}"
+    );
+}
+
+/// Digests are only ever `sha256:` and 64 lowercase hex digits, wherever
+/// they come from: a reference, an expectation or a manifest's layer (a
+/// digest became a cache path, so `..` once reached outside the cache).
+#[tokio::test]
+async fn malformed_digests_are_refused_wherever_they_appear() {
+    let address = hostile_registry(
+        wasm_manifest(MODULE.len() as u64, "sha256:../../etc/passwd"),
+        MODULE.to_vec(),
+    );
+    let registry = Registry::new(Transport::Http, Credentials::Anonymous);
+    let err = registry.pull(&format!("{address}/evil:v1"), None).await.unwrap_err();
+    assert!(matches!(err, OciError::InvalidDigest(_)), "{err}");
+    let err = registry
+        .pull(&format!("{address}/evil:v1"), Some("sha256:../evil"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, OciError::InvalidDigest(_)), "{err}");
+}
+
+/// A cached copy is verified as a pull is: a module swapped on disk is
+/// refused.
+#[tokio::test]
+async fn a_cached_module_is_verified_again() {
+    let server = TestRegistry::start(None);
+    let registry = Registry::new(Transport::Http, Credentials::Anonymous);
+    let reference = format!("{}/functions/hello:v1", server.address);
+    let pushed = registry.push(&reference, MODULE, &metadata()).await.unwrap();
+    let pulled = registry.pull(&pushed.pinned, Some(&pushed.digest)).await.unwrap();
+    let again = registry
+        .verify(&pushed.pinned, &pushed.digest, &pulled.manifest, pulled.wasm.clone())
+        .expect("an intact copy verifies");
+    assert_eq!(again.wasm, MODULE);
+    let err = registry
+        .verify(
+            &pushed.pinned,
+            &pushed.digest,
+            &pulled.manifest,
+            b"\0asm tampered".to_vec(),
+        )
+        .unwrap_err();
+    assert!(matches!(err, OciError::DigestMismatch { .. }), "{err}");
+}

@@ -227,7 +227,7 @@ fn function_path(name: &str) -> String {
     object_path("serverless.kyma-project.io/v1alpha2", "Function", Some(NS), name)
 }
 
-const ARTIFACT: &str = "registry.shoal-system.svc:5000/functions/orders/hello@sha256:aaaa";
+const ARTIFACT: &str = "registry.shoal-system.svc:5000/functions/orders/hello@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
 /// Drives a Function to a finished build.
 async fn built(cluster: &Cluster, name: &str) {
@@ -238,7 +238,7 @@ async fn built(cluster: &Cluster, name: &str) {
     cluster.finish_job(
         &job,
         true,
-        &json!({"artifact": artifact, "digest": "sha256:aaaa"}).to_string(),
+        &json!({"artifact": artifact, "digest": "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}).to_string(),
     );
     cluster.reconcile(name).await;
     // The status write brings the next pass, which removes the Job.
@@ -380,6 +380,72 @@ async fn a_failed_build_surfaces_the_compiler_message_and_is_not_retried_in_a_lo
     assert_eq!(cluster.fake.count(Method::POST, JOBS), jobs_before + 1);
 }
 
+/// Forged build results (the isolation issue): a Job this Function does
+/// not own, a pod that only copies the Job's label, and an artifact outside
+/// the Function's own repository are never recorded.
+#[tokio::test]
+async fn only_the_functions_own_job_and_its_own_artifact_are_trusted() {
+    let cluster = Cluster::default();
+    cluster.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("hello").await;
+    let job = cluster.jobs().into_iter().next().expect("a build Job");
+    let job_name = job.metadata.name.clone().unwrap();
+    let forged = json!({"artifact": ARTIFACT.replace("/hello@", "/billing@")}).to_string();
+
+    // A pod carrying the Job's label, not owned by it, reports first.
+    cluster.fake.put(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "impostor", "namespace": NS, "labels": {"job-name": job_name}},
+        "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
+            "restartCount": 0, "state": {"terminated": {"exitCode": 0, "finishedAt": "2026-11-21T11:00:00Z",
+            "message": json!({"artifact": ARTIFACT}).to_string()}}}]}
+    }));
+    // The Job's own pod reports another Function's artifact.
+    cluster.finish_job(&job, true, &forged);
+    cluster.reconcile("hello").await;
+    let (s, reason, message) = cluster.condition("hello", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "JobFailed"), "{message}");
+    assert!(message.contains("not this Function's artifact"), "{message}");
+    assert!(cluster.function("hello").unwrap().status.unwrap().artifact.is_none());
+
+    // Registries, digests: only `<registry>/<ns>/<name>@sha256:<64 hex>`.
+    for artifact in [
+        ARTIFACT.replace("registry.shoal-system.svc:5000", "evil.example"),
+        ARTIFACT.replace(&"a".repeat(64), "../../evil"),
+        ARTIFACT.replace(&format!("@sha256:{}", "a".repeat(64)), ":latest"),
+    ] {
+        let other = Cluster::default();
+        other.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+        other.reconcile("hello").await;
+        let job = other.jobs().into_iter().next().expect("a build Job");
+        other.finish_job(&job, true, &json!({"artifact": artifact}).to_string());
+        other.reconcile("hello").await;
+        let (_, reason, _) = other.condition("hello", condition::BUILD_READY);
+        assert_eq!(reason, "JobFailed", "{artifact}");
+        assert!(
+            other.function("hello").unwrap().status.unwrap().artifact.is_none(),
+            "{artifact}"
+        );
+    }
+
+    // A Job with the build's name that the Function does not own (made
+    // by someone else first) is not trusted at all.
+    let squatted = Cluster::default();
+    squatted.apply_function("hello", json!({"source": {"inline": {"source": HANDLER}}}));
+    squatted.reconcile("hello").await;
+    let job = squatted.jobs().into_iter().next().expect("a build Job");
+    let path = object_path("batch/v1", "Job", Some(NS), job.metadata.name.as_deref().unwrap());
+    squatted.fake.update(&path, |j| {
+        j["metadata"]["ownerReferences"] = json!([]);
+    });
+    let job = squatted.jobs().into_iter().next().unwrap();
+    squatted.finish_job(&job, true, &json!({"artifact": ARTIFACT}).to_string());
+    squatted.reconcile("hello").await;
+    let (s, reason, message) = squatted.condition("hello", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("False", "JobNotOwned"), "{message}");
+    assert!(squatted.function("hello").unwrap().status.unwrap().artifact.is_none());
+}
+
 #[tokio::test]
 async fn a_finished_build_records_the_artifact_cleans_up_and_creates_the_service() {
     let mut cluster = Cluster::default();
@@ -440,9 +506,23 @@ async fn the_endpoint_slice_follows_node_pods_that_serve_the_function() {
     cluster.node_pod("node-c", "10.0.0.13", false);
     built(&cluster, "hello").await;
 
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.node_serves("node-b", &[(NS, "hello", "sha256:old")]);
-    cluster.node_serves("node-c", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-c",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile("hello").await;
     assert_eq!(
         cluster.slice_addresses("hello"),
@@ -471,7 +551,14 @@ async fn the_endpoint_slice_follows_node_pods_that_serve_the_function() {
     );
 
     // A new node loads it: it joins.
-    cluster.node_serves("node-b", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-b",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile("hello").await;
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11", "10.0.0.12"]);
     // Its replicas are its own (spec.replicas, 1), not the node count: a
@@ -510,7 +597,14 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
     assert_eq!(cluster.fake.count(Method::POST, JOBS), 1);
 
     // New source: exactly one new build, while the old artifact keeps serving.
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.apply_function(
         "hello",
         json!({"source": {"inline": {"source": "module.exports = { main: () => 'v2' }"}}}),
@@ -544,11 +638,16 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
     cluster.finish_job(
         &job,
         true,
-        &json!({"artifact": "registry.shoal-system.svc:5000/functions/orders/hello@sha256:bbbb"}).to_string(),
+        &json!({"artifact": "registry.shoal-system.svc:5000/functions/orders/hello@sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}).to_string(),
     );
     cluster.reconcile("hello").await;
     let status = cluster.function("hello").unwrap().status.unwrap();
-    assert!(status.artifact.unwrap().ends_with("@sha256:bbbb"));
+    assert!(
+        status
+            .artifact
+            .unwrap()
+            .ends_with("@sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+    );
     assert_ne!(status.build_hash, first_hash);
     // No node has loaded the new build yet: the one serving the previous
     // build stays in the slice, so the update is no outage.
@@ -560,7 +659,14 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
         "{message}"
     );
     // Once the node has loaded it, Running says so.
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:bbbb")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+        )],
+    );
     cluster.reconcile("hello").await;
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
     assert_eq!(cluster.condition("hello", condition::RUNNING).1, "DeploymentReady");
@@ -640,7 +746,7 @@ async fn builds_wait_for_a_slot_when_the_concurrency_cap_is_reached() {
     assert!(message.contains("1 of 1"), "{message}");
 
     let job = cluster.jobs().remove(0);
-    cluster.finish_job(&job, true, &json!({"artifact": "r/orders/first@sha256:1"}).to_string());
+    cluster.finish_job(&job, true, &json!({"artifact": "localhost:5000/functions/orders/first@sha256:1111111111111111111111111111111111111111111111111111111111111111"}).to_string());
     // The pass recording the artifact, then the one its status write brings.
     cluster.reconcile("first").await;
     cluster.reconcile("first").await;
@@ -708,7 +814,14 @@ async fn a_node_that_cannot_load_the_artifact_says_why_in_running() {
     );
 
     // The registry is back and the node's retry loads it.
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile("hello").await;
     assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
@@ -882,7 +995,14 @@ async fn every_object_for_a_function_with_the_longest_name_is_valid() {
     let artifact = ARTIFACT.replace("/hello@", &format!("/{name}@"));
     cluster.finish_job(&job, true, &json!({"artifact": artifact}).to_string());
     cluster.reconcile(&name).await;
-    cluster.node_serves("node-a", &[(NS, &name, "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            &name,
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile(&name).await;
     assert_eq!(cluster.condition(&name, condition::RUNNING).0, "True");
     assert_eq!(cluster.slice_addresses(&name), ["10.0.0.11"]);
@@ -902,7 +1022,14 @@ async fn a_failing_step_after_the_build_keeps_the_artifact_shows_the_failure_and
     let slices = "/apis/discovery.k8s.io/v1/namespaces/orders/endpointslices";
     let refusal = "admission webhook \"quota.example.com\" denied the request: endpointslices over quota";
     cluster.fake.refuse_writes(slices, 403, refusal);
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     for _ in 0..3 {
         let result = cluster.try_reconcile("hello").await;
         assert!(result.is_err(), "the failure is returned for a retry with backoff");
@@ -923,7 +1050,14 @@ async fn a_failing_step_after_the_build_keeps_the_artifact_shows_the_failure_and
 
     // The failure clears: Running without a rebuild.
     cluster.fake.heal();
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster
         .try_reconcile("hello")
         .await
@@ -971,7 +1105,14 @@ async fn build_and_deploy_steps_are_recorded_as_events_on_the_function() {
     let mut cluster = Cluster::default();
     cluster.node_pod("node-a", "10.0.0.11", true);
     built(&cluster, "hello").await;
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile("hello").await;
     // Steady state: more passes record nothing new.
     cluster.reconcile("hello").await;
@@ -979,7 +1120,12 @@ async fn build_and_deploy_steps_are_recorded_as_events_on_the_function() {
     let reasons: Vec<&str> = recorded.iter().map(|(_, r, _)| r.as_str()).collect();
     assert_eq!(reasons, ["BuildStarted", "BuildSucceeded", "Deployed"], "{recorded:?}");
     assert!(recorded.iter().all(|(t, _, _)| t == "Normal"));
-    assert!(recorded[1].2.contains("sha256:aaaa"), "{recorded:?}");
+    assert!(
+        recorded[1]
+            .2
+            .contains("sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        "{recorded:?}"
+    );
 
     // A failed build and a node that cannot load are Warnings, with why.
     cluster.apply_function(
@@ -1113,7 +1259,14 @@ async fn a_function_at_rest_costs_no_api_calls_and_a_deleted_service_comes_back(
     let mut cluster = Cluster::default();
     cluster.node_pod("node-a", "10.0.0.11", true);
     built(&cluster, "hello").await;
-    cluster.node_serves("node-a", &[(NS, "hello", "sha256:aaaa")]);
+    cluster.node_serves(
+        "node-a",
+        &[(
+            NS,
+            "hello",
+            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        )],
+    );
     cluster.reconcile("hello").await;
     assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
 
@@ -1237,7 +1390,7 @@ async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commi
         cluster.finish_job(
             &job,
             true,
-            &json!({"artifact": format!("r/orders/{function}@sha256:1111")}).to_string(),
+            &json!({"artifact": format!("localhost:5000/functions/orders/{function}@sha256:1111111111111111111111111111111111111111111111111111111111111111")}).to_string(),
         );
     }
     for _ in 0..2 {
@@ -1272,7 +1425,12 @@ async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commi
     );
     // The previous build serves until the new one is built.
     let status = cluster.function("orders-a").unwrap().status.unwrap();
-    assert_eq!(status.artifact.as_deref(), Some("r/orders/orders-a@sha256:1111"));
+    assert_eq!(
+        status.artifact.as_deref(),
+        Some(
+            "localhost:5000/functions/orders/orders-a@sha256:1111111111111111111111111111111111111111111111111111111111111111"
+        )
+    );
     assert_ne!(status.git_repository.unwrap().commit.as_deref(), Some(first.as_str()));
     // Built: the new artifact is what nodes load next.
     for job in cluster.jobs() {
@@ -1280,14 +1438,19 @@ async fn git_functions_poll_a_shared_reference_once_per_interval_and_a_new_commi
         cluster.finish_job(
             &job,
             true,
-            &json!({"artifact": format!("r/orders/{function}@sha256:2222")}).to_string(),
+            &json!({"artifact": format!("localhost:5000/functions/orders/{function}@sha256:2222222222222222222222222222222222222222222222222222222222222222")}).to_string(),
         );
     }
     for name in names {
         cluster.reconcile(name).await;
     }
     let status = cluster.function("orders-a").unwrap().status.unwrap();
-    assert_eq!(status.artifact.as_deref(), Some("r/orders/orders-a@sha256:2222"));
+    assert_eq!(
+        status.artifact.as_deref(),
+        Some(
+            "localhost:5000/functions/orders/orders-a@sha256:2222222222222222222222222222222222222222222222222222222222222222"
+        )
+    );
     assert_eq!(
         cluster.fake.count(Method::POST, JOBS),
         posted + 3,

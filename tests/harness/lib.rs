@@ -36,8 +36,16 @@ pub fn runtime() -> Arc<Runtime> {
                 cache_dir: Some(workspace_root().join("target/shoal-test-cache")),
                 ..RuntimeConfig::default()
             };
-            let outbound = shoal_outbound::HttpOutbound::new(shoal_outbound::OutboundConfig::default())
-                .expect("the outbound HTTP client");
+            // As `shoal up` places a node: the tests' upstreams and the
+            // publisher proxy they stand up listen on loopback.
+            let outbound = shoal_outbound::HttpOutbound::new(shoal_outbound::OutboundConfig {
+                protected: shoal_outbound::ProtectedAddresses {
+                    loopback_allowed: true,
+                    ..Default::default()
+                },
+                ..Default::default()
+            })
+            .expect("the outbound HTTP client");
             Arc::new(
                 Runtime::new(&config)
                     .expect("creating the runtime")

@@ -11,6 +11,7 @@
 //! and noisy, so ratios between rows of one run mean more than any row.
 
 mod children;
+mod database;
 mod generate;
 mod measure;
 mod plot;
@@ -50,6 +51,16 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
         counts: Vec<usize>,
     },
+    /// A Function querying PostgreSQL through a module-level pool, Shoal
+    /// vs Node.js; writes results/database.md.
+    Database {
+        /// Seconds per wrk run.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Where the table goes.
+        #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+        out: PathBuf,
+    },
     /// (child) A Shoal node serving generated Functions from a folder.
     ServeNode(children::ServeNodeArgs),
     /// (child) A raw hyper hello-world server: the ceiling.
@@ -81,6 +92,18 @@ fn main() -> anyhow::Result<()> {
         Command::Run(args) => runtime.block_on(run(args)),
         Command::Inside => runtime.block_on(inside()),
         Command::Scale { counts } => runtime.block_on(scale::run(&counts)),
+        Command::Database { seconds, out } => runtime.block_on(async {
+            let row = database::run(Duration::from_secs(seconds)).await?;
+            let table = format!(
+                "# Shoal benchmark: a Function reading a database\n\nMachine: {}. Reproduce: `cargo build --release -p shoal && cargo run --release -p shoal-bench -- database`.\n\n{}",
+                measure::machine_description(),
+                database::markdown(&row)
+            );
+            std::fs::create_dir_all(&out)?;
+            std::fs::write(out.join("database.md"), &table)?;
+            println!("{table}");
+            Ok(())
+        }),
         Command::Generate { dir, count } => runtime
             .block_on(generate::functions(&dir, count, shoal_build::Linking::Dynamic))
             .map(|_| ()),

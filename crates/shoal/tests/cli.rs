@@ -1,5 +1,8 @@
 //! `shoal build` as a user runs it: exit codes and messages.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 use std::{path::Path, process::Command};
 
 use shoal_oci::{Credentials, Registry, Transport};
@@ -224,8 +227,32 @@ fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
     Some((status, body))
 }
 
+/// A `shoal up` process, stopped when dropped: a failing assertion must not
+/// leave it serving (and holding what its parent held) after the test.
+struct Up(std::process::Child);
+
+impl std::ops::Deref for Up {
+    type Target = std::process::Child;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Up {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl Drop for Up {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `shoal up DIR --listen ADDR EXTRA…`, and what it prints, as it prints it.
-fn spawn_up(dir: &Path, addr: &str, extra: &[&str]) -> (std::process::Child, std::sync::Arc<std::sync::Mutex<String>>) {
+fn spawn_up(dir: &Path, addr: &str, extra: &[&str]) -> (Up, std::sync::Arc<std::sync::Mutex<String>>) {
     use std::io::{BufRead, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
         .args(["up", dir.to_str().unwrap(), "--listen", addr])
@@ -243,7 +270,7 @@ fn spawn_up(dir: &Path, addr: &str, extra: &[&str]) -> (std::process::Child, std
             sink.lock().unwrap().push_str(&(line + "\n"));
         }
     });
-    (child, printed)
+    (Up(child), printed)
 }
 
 fn wait_for_body(addr: &str, path: &str, expected: &str, within: std::time::Duration) -> bool {
@@ -361,13 +388,13 @@ fn every_example_builds_and_its_curl_line_gets_the_promised_answer() {
     assert_eq!(expected.len(), 7, "every file in examples/ is a Function: {expected:?}");
 
     let addr = format!("127.0.0.1:{}", free_port());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+    let mut child = Up(Command::new(env!("CARGO_BIN_EXE_shoal"))
         .args(["up", examples.to_str().unwrap(), "--listen", &addr])
         .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap());
     let stderr = child.stderr.take().unwrap();
     let errors = std::thread::spawn(move || {
         BufReader::new(stderr)
@@ -419,8 +446,8 @@ fn every_example_builds_and_its_curl_line_gets_the_promised_answer() {
         }
         answered.push(key.clone());
     }
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let _ = child.wait();
+    // Its stderr ends when it does.
+    drop(child);
     let errors = errors.join().unwrap();
     assert!(errors.is_empty(), "build failures: {errors:?}");
     answered.sort();
@@ -498,6 +525,55 @@ fn the_compat_corpus_answers_as_it_does_under_node() {
     );
 }
 
+/// The npm load test's CI subset (tests/npm-load/ci.json: some 25 of the most
+/// depended-upon pure-JavaScript packages, CommonJS and ESM-only, most with a
+/// README smoke call), each loaded by a generated Function under real Node and
+/// under Shoal. run.mjs exits 1 when the subset's pass rate falls below the
+/// minPassRate recorded in ci.json, or when a package fails under Node.
+#[test]
+fn the_npm_load_subset_loads_as_it_does_under_node() {
+    let out = Command::new("node")
+        .arg(workspace_root().join("tests/npm-load/run.mjs"))
+        .args(["--ci", "--shoal", env!("CARGO_BIN_EXE_shoal")])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .output()
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Intl against real Node 24 (tests/intl): some 75,000 generated calls of
+/// every Intl constructor over Node's locales and time zones, run under
+/// both; run.mjs exits 1 when a constructor agrees less than recorded in
+/// tests/intl/agreement-fast.json.
+#[test]
+fn intl_answers_as_node_24_does_on_generated_calls() {
+    let out = Command::new("node")
+        .arg(workspace_root().join("tests/intl/run.mjs"))
+        .args(["--fast", "--show", "0", "--shoal", env!("CARGO_BIN_EXE_shoal")])
+        .arg("--expect")
+        .arg(workspace_root().join("tests/intl/agreement-fast.json"))
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .output()
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("per constructor"))
+        .collect();
+    println!("{}", summary.join("\n"));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A small HTTP/1.1 upstream on 127.0.0.1 for outbound tests (tokio: its
 /// listen backlog takes hundreds of connections at once): `/slow?ms=N`
 /// answers "slow" after N ms, `/big?kb=N` N KiB, anything else "hi".
@@ -561,7 +637,7 @@ static OUTBOUND_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Starts `shoal up DIR` with extra flags; returns the child and its address
 /// once it serves.
-fn start_up(dir: &Path, flags: &[&str]) -> (std::process::Child, String) {
+fn start_up(dir: &Path, flags: &[&str]) -> (Up, String) {
     use std::io::{BufRead, BufReader};
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
@@ -580,7 +656,7 @@ fn start_up(dir: &Path, flags: &[&str]) -> (std::process::Child, String) {
     }
     // Keep reading: a closed stdout would make shoal's next line fail.
     std::thread::spawn(move || lines.for_each(drop));
-    (child, addr)
+    (Up(child), addr)
 }
 
 fn function_file(dir: &Path, name: &str, env: &[(&str, &str)], source: &str) {
@@ -641,7 +717,7 @@ fn fetches_run_concurrently_and_limits_and_policy_give_clear_errors() {
         &[("UPSTREAM", upstream.as_str()), ("FUNC_TIMEOUT", "1")],
         "module.exports = { main: async () => (await fetch(process.env.UPSTREAM + '/slow?ms=5000')).text() };",
     );
-    let (mut child, addr) = start_up(
+    let (_up, addr) = start_up(
         dir.path(),
         &[
             "--outbound-max-requests",
@@ -676,8 +752,181 @@ fn fetches_run_concurrently_and_limits_and_policy_give_clear_errors() {
     // The call is bounded by the Function's own FUNC_TIMEOUT.
     let (status, _) = http_get(&addr, "/default/too-slow/").expect("too-slow");
     assert_eq!(status, 408);
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let _ = child.wait();
+}
+
+/// A TCP echo server on 127.0.0.1 that keeps each connection open until
+/// the client ends it; the counter is how many are open now.
+fn start_echo_server() -> (u16, Arc<AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let open = Arc::new(AtomicUsize::new(0));
+    let counter = open.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let counter = counter.clone();
+            counter.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || {
+                let mut reader = stream.try_clone().unwrap();
+                let _ = std::io::copy(&mut reader, &mut stream);
+                counter.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
+    (port, open)
+}
+
+/// `net.connect` through the node: bytes echoed both ways, the egress policy
+/// refusing a host by name before anything is resolved or sent, a name or
+/// address reaching link-local or the node's own port refused before it is
+/// dialled (fetch and sockets alike), and the per-sandbox connection cap,
+/// each a catchable error with Node's code.
+#[test]
+fn sockets_echo_and_obey_the_egress_policy_and_the_connection_cap() {
+    let _one_at_a_time = OUTBOUND_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+    let (port, echo_connections) = start_echo_server();
+    let port = port.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("ECHO_PORT", port.as_str())];
+    let opener = "const net = require('node:net');\n\
+        const open = (host) => new Promise((resolve, reject) => {\n\
+          const s = net.connect(Number(process.env.ECHO_PORT), host, () => resolve(s));\n\
+          s.on('error', reject);\n\
+        });\n";
+    function_file(
+        dir.path(),
+        "echo",
+        &env,
+        &format!(
+            "{opener}module.exports = {{ main: async () => {{\n  const s = await open('127.0.0.1');\n  // Read while open: after the close Node no longer knows the peer.\n  const remote = s.remoteAddress;\n  const port = s.remotePort;\n  const got = new Promise((resolve) => {{ let text = ''; s.setEncoding('utf8'); s.on('data', (d) => {{ text += d; if (text.length >= 8) s.end(); }}); s.on('close', (hadError) => resolve({{ text, hadError, remote, port }})); }});\n  s.write('ping');\n  s.write(Buffer.from('pong'));\n  return got;\n}} }};"
+        ),
+    );
+    function_file(
+        dir.path(),
+        "denied",
+        &env,
+        &format!(
+            "{opener}module.exports = {{ main: async () => {{\n  try {{ await open('db.internal.example'); return 'connected'; }}\n  catch (e) {{ return `${{e.code}}: ${{e.message}}`; }}\n}} }};"
+        ),
+    );
+    function_file(
+        dir.path(),
+        "hoarder",
+        &env,
+        &format!(
+            "{opener}module.exports = {{ main: async () => {{\n  const results = await Promise.allSettled([1, 2, 3].map(() => open('127.0.0.1')));\n  for (const r of results) if (r.status === 'fulfilled') r.value.destroy();\n  return results.map((r) => r.status === 'fulfilled' ? 'open' : `${{r.reason.code}}: ${{r.reason.message}}`);\n}} }};"
+        ),
+    );
+    // Names resolved by the test's table (--resolve), so the node decides on
+    // addresses without asking any DNS; a refused destination is never
+    // dialled.
+    function_file(
+        dir.path(),
+        "metadata",
+        &env,
+        &format!(
+            "{opener}module.exports = {{ main: async () => {{\n  const out = [];\n  for (const host of ['metadata.test', '169.254.169.254', '[::ffff:169.254.169.254]']) {{\n    try {{ await fetch(`http://${{host}}/latest/meta-data/`); out.push('fetched'); }} catch (e) {{ out.push(e.cause.message); }}\n  }}\n  try {{ await open('metadata.test'); out.push('connected'); }} catch (e) {{ out.push(`${{e.code}}: ${{e.message}}`); }}\n  return out;\n}} }};"
+        ),
+    );
+    // A connection kept at module level outlives its request in the warm
+    // sandbox (as in Kyma's pod) and is counted in /metrics; a 3 MB write
+    // reaches the peer whole though the node takes at most 1 MiB at a time.
+    // The sandbox retires after two requests (--warm-max-requests) and its
+    // connection closes with it.
+    function_file(
+        dir.path(),
+        "keeper",
+        &env,
+        &format!(
+            "{opener}let kept;\nmodule.exports = {{ main: async () => {{\n  const first = !kept;\n  if (first) kept = await open('127.0.0.1');\n  const payload = Buffer.alloc(3 << 20, 7);\n  const echoed = new Promise((resolve) => {{ let n = 0; const onData = (d) => {{ n += d.length; if (n >= payload.length) {{ kept.removeListener('data', onData); resolve(n); }} }}; kept.on('data', onData); }});\n  kept.write(payload);\n  return {{ first, echoed: await echoed, port: kept.localPort }};\n}} }};"
+        ),
+    );
+    function_file(
+        dir.path(),
+        "own-port",
+        &env,
+        "module.exports = { main: async (event) => {\n  const self = event.extensions.request.headers.host;\n  try { await fetch(`http://${self}/metrics`); return 'fetched'; } catch (e) { return e.cause.message; }\n} };",
+    );
+    let (_up, addr) = start_up(
+        dir.path(),
+        &[
+            "--egress-deny",
+            "*.internal.example",
+            "--outbound-max-sockets",
+            "2",
+            "--resolve",
+            "metadata.test=169.254.169.254",
+            "--warm-max-requests",
+            "2",
+        ],
+    );
+
+    let (status, body) = http_get(&addr, "/default/echo/").expect("echo");
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["text"], "pingpong", "{answer}");
+    assert_eq!(answer["hadError"], false);
+    assert_eq!(answer["remote"], "127.0.0.1");
+    assert_eq!(answer["port"].to_string(), port);
+
+    let (_, body) = http_get(&addr, "/default/denied/").expect("denied");
+    assert!(
+        body.starts_with("EACCES: egress to db.internal.example is denied by the node's egress policy"),
+        "{body}"
+    );
+
+    let (_, body) = http_get(&addr, "/default/metadata/").expect("metadata");
+    let answer: Vec<String> = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer.len(), 4, "{body}");
+    for refusal in &answer {
+        assert!(
+            refusal
+                .contains("is denied by the node's egress policy: its address 169.254.169.254 is a link-local address"),
+            "{body}"
+        );
+    }
+    assert!(answer[3].starts_with("EACCES: "), "{body}");
+    let (_, body) = http_get(&addr, "/default/own-port/").expect("own-port");
+    assert!(body.contains(&format!("{addr} is the node's own port")), "{body}");
+
+    let gauge =
+        |value: u32| format!("shoal_function_open_connections{{namespace=\"default\",name=\"keeper\"}} {value}");
+    let (_, first) = http_get(&addr, "/default/keeper/").expect("keeper");
+    let (_, metrics) = http_get(&addr, "/metrics").expect("metrics");
+    assert!(metrics.contains(&gauge(1)), "{metrics}");
+    assert_eq!(
+        echo_connections.load(Ordering::SeqCst),
+        1,
+        "only the keeper's connection is open"
+    );
+    let (_, second) = http_get(&addr, "/default/keeper/").expect("keeper again");
+    let first: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let second: serde_json::Value = serde_json::from_str(&second).unwrap();
+    assert_eq!(
+        (first["first"].as_bool(), second["first"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(first["echoed"], 3 << 20);
+    assert_eq!(second["echoed"], 3 << 20);
+    assert_eq!(
+        first["port"], second["port"],
+        "the same connection served both requests"
+    );
+    let closed = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        echo_connections.load(Ordering::SeqCst) == 0
+    });
+    assert!(closed, "the retired sandbox's connection is still open");
+    let (_, metrics) = http_get(&addr, "/metrics").expect("metrics");
+    assert!(metrics.contains(&gauge(0)), "{metrics}");
+
+    let (_, body) = http_get(&addr, "/default/hoarder/").expect("hoarder");
+    let answer: Vec<String> = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer.iter().filter(|r| *r == "open").count(), 2, "{body}");
+    assert!(
+        answer.iter().any(|r| r.starts_with("EMFILE: connection limit reached")),
+        "{body}"
+    );
 }
 
 /// 500 requests awaiting a slow upstream at once hold no thread: a
@@ -699,7 +948,7 @@ fn functions_awaiting_slow_upstreams_do_not_block_a_neighbour() {
         &[],
         "module.exports = { main: () => 'still here' };",
     );
-    let (mut child, addr) = start_up(dir.path(), &["--max-concurrency", "600", "--pool-instances", "700"]);
+    let (_up, addr) = start_up(dir.path(), &["--max-concurrency", "600", "--pool-instances", "700"]);
     // Started 4 ms apart (a burst of 500 connects overflows the listen
     // queue of a small machine), so all 500 wait on the 5 s upstream at once.
     let waiters: Vec<_> = (0..500)
@@ -714,8 +963,6 @@ fn functions_awaiting_slow_upstreams_do_not_block_a_neighbour() {
     let neighbour = http_get(&addr, "/default/neighbour/");
     let waited = asked.elapsed();
     let answers: Vec<_> = waiters.into_iter().map(|w| w.join().unwrap()).collect();
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let _ = child.wait();
     assert_eq!(neighbour, Some((200, "still here".to_string())));
     // It answered while the waiters still waited on their 5 s upstream: had
     // they held the node's threads it would have waited for them.
@@ -942,7 +1189,7 @@ fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
         ),
     );
     let addr = format!("127.0.0.1:{}", free_port());
-    let (mut child, _printed) = spawn_up(dir.path(), &addr, &["--git-poll-secs", "1"]);
+    let (_up, _printed) = spawn_up(dir.path(), &addr, &["--git-poll-secs", "1"]);
     let path = "/default/hello/";
     let served = wait_for_body(&addr, path, "first commit", std::time::Duration::from_secs(120));
     // A new commit on main is noticed by the next look at the reference.
@@ -954,8 +1201,6 @@ fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
         "two",
     );
     let swapped = served && wait_for_body(&addr, path, "second commit", std::time::Duration::from_secs(60));
-    let _ = child.kill();
-    let _ = child.wait();
     assert!(served, "never served the first commit");
     assert!(swapped, "the new commit was not swapped in");
 }

@@ -51,6 +51,8 @@ impl Platform {
                 memory_budget: 256 << 20,
                 artifact_dir: Some(artifacts),
                 credentials: shoal_oci::Credentials::Anonymous,
+                // As the chart configures it: only each Function's own artifacts.
+                artifact_prefix: Some(format!("{}/functions", registry.address)),
                 warm: shoal_node::WarmConfig::default(),
             },
         ));

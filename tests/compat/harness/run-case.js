@@ -7,7 +7,8 @@
 // 1. installs the harness's dependencies (npm ci, once) and the case's npm dependencies
 //    into <case-dir>/node_modules (gitignored), once per package.json content (a stamp
 //    file records its hash);
-// 2. starts upstream.js when requests.json says "upstream": true;
+// 2. starts upstream.js when requests.json says "upstream": true, and the throwaway servers
+//    requests.json's "services" names (services.js), for this run alone;
 // 3. writes requests.json "files" into a temp dir exported as SECRET_DIR;
 // 4. starts server.js on 127.0.0.1 (a free port unless --port), with a clean env;
 // 5. sends each request in order and prints one JSON line per request:
@@ -29,6 +30,8 @@ const http = require('node:http');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const upstream = require('./upstream');
+const services = require('./services');
+const { startFakeDnsServer } = require('../../../crates/shoal-build/js/node/test/fake-dns-server.cjs');
 
 // Response headers left out of the printed line: framing and per-run values, and the two
 // Express adds on its own (X-Powered-By, ETag), which say nothing about the Function.
@@ -87,9 +90,26 @@ function installDependencies(caseDir) {
   fs.writeFileSync(stamp, hash);
 }
 
-function startServer(caseDir, port, env, logSink) {
+/**
+ * The Node.js binary a case runs on: the machine's, or with `"node": "24"` in
+ * requests.json the official build of that line that `.ci/setup` installs
+ * (.ci/node/<major>), for behaviour that differs between Node lines.
+ */
+function nodeBinary(spec) {
+  if (!spec.node) return process.execPath;
+  const bin = path.join(__dirname, '..', '..', '..', '.ci', 'node', String(spec.node), 'bin', 'node');
+  if (!fs.existsSync(bin)) throw new Error(`Node.js ${spec.node} is not installed at ${bin}: run .ci/setup`);
+  return bin;
+}
+
+/** Kyma's runtime name for a case: nodejs<major> of its Node line, nodejs24 by default. */
+function runtimeName(spec) {
+  return `nodejs${spec.node || 24}`;
+}
+
+function startServer(nodeBin, caseDir, port, env, logSink) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'server.js'), caseDir, String(port)], {
+    const child = spawn(nodeBin, [path.join(__dirname, 'server.js'), caseDir, String(port)], {
       cwd: path.dirname(path.resolve(caseDir)),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,12 +163,12 @@ const NODE_SET_ENV = new Set(['PATH', 'FUNC_NAME', 'FUNC_RUNTIME', 'SERVICE_NAME
 const SECRET_MOUNT = '/var/run/secrets/compat';
 
 /** The case as the Kyma Function YAML a user would apply (JSON is YAML). */
-function functionYaml(caseDir, name, env, withSecret) {
+function functionYaml(caseDir, name, env, withSecret, runtime) {
   const read = (f) => fs.readFileSync(path.join(caseDir, f), 'utf8');
   const inline = { source: read('handler.js') };
   if (fs.existsSync(path.join(caseDir, 'package.json'))) inline.dependencies = read('package.json');
   const spec = {
-    runtime: 'nodejs24',
+    runtime,
     source: { inline },
     env: Object.entries(env)
       .filter(([k]) => !NODE_SET_ENV.has(k))
@@ -175,7 +195,7 @@ function localFiles(caseDir, rel = '') {
 }
 
 /** Starts `shoal up` serving the case; resolves once it serves, rejects with the build error. */
-async function startShoal(bin, caseDir, env, files, logSink) {
+async function startShoal(bin, caseDir, env, files, runtime, flags, logSink) {
   const name = functionName(caseDir);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-compat-up-'));
   if (files) {
@@ -198,11 +218,11 @@ async function startShoal(bin, caseDir, env, files, logSink) {
       fs.copyFileSync(path.join(caseDir, f), path.join(folder, f));
     }
   } else {
-    fs.writeFileSync(path.join(dir, `${name}.yaml`), functionYaml(caseDir, name, env, Boolean(files)));
+    fs.writeFileSync(path.join(dir, `${name}.yaml`), functionYaml(caseDir, name, env, Boolean(files), runtime));
   }
   const port = await freePort();
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['up', dir, '--listen', `127.0.0.1:${port}`], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['up', dir, '--listen', `127.0.0.1:${port}`, ...flags], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let settled = false;
     const failures = [];
     const done = (err) => {
@@ -301,11 +321,14 @@ async function runCase(caseDirArg, opts) {
     PATH: process.env.PATH,
     TZ: 'UTC',
     FUNC_NAME: functionName(caseDir),
-    FUNC_RUNTIME: 'nodejs24',
+    FUNC_RUNTIME: runtimeName(spec),
     SERVICE_NAMESPACE: 'default',
     FUNC_TIMEOUT: '180',
   };
   let up = null;
+  let dns = null;
+  let servers = null;
+  const shoalFlags = [];
   let secretDir = null;
   let server = null;
   const errors = [];
@@ -317,6 +340,19 @@ async function runCase(caseDirArg, opts) {
       env.UPSTREAM_CA = up.ca;
       env.PUBLISHER_PROXY_ADDRESS = `${up.url}/publish`;
     }
+    if (spec.dns) {
+      // The node's DNS server, as the cluster's would be: the handler points
+      // Node's resolver at it with dns.setServers, the Shoal node is
+      // started with it (a Function cannot pick the node's resolver).
+      dns = await startFakeDnsServer();
+      env.DNS_SERVER = dns.address;
+      shoalFlags.push('--dns-server', dns.address);
+    }
+    if (spec.services) {
+      servers = await services.start(spec.services, logSink);
+      Object.assign(env, servers.env);
+      logSink(`services ready: ${JSON.stringify(servers.timings)} (ms)\n`);
+    }
     if (spec.files && !opts.shoal) {
       secretDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shoal-compat-secret-'));
       for (const [name, content] of Object.entries(spec.files)) fs.writeFileSync(path.join(secretDir, name), content);
@@ -325,10 +361,13 @@ async function runCase(caseDirArg, opts) {
     Object.assign(env, spec.env || {});
 
     server = opts.shoal
-      ? await startShoal(opts.shoal, caseDir, env, spec.files, logSink)
-      : await startServer(caseDir, opts.port, env, logSink);
+      ? await startShoal(opts.shoal, caseDir, env, spec.files, runtimeName(spec), shoalFlags, logSink)
+      : await startServer(nodeBinary(spec), caseDir, opts.port, env, logSink);
     for (const [i, request] of (spec.requests || []).entries()) {
       let response;
+      // A pause before the request, for what happens between requests
+      // (a server closing a pooled connection that sits idle).
+      if (request.delayMs) await new Promise((resolve) => setTimeout(resolve, request.delayMs));
       try {
         response = await sendRequest(server.port, request, server.prefix);
       } catch (err) {
@@ -357,6 +396,8 @@ async function runCase(caseDirArg, opts) {
       if (server.dir) fs.rmSync(server.dir, { recursive: true, force: true });
     }
     if (up) await up.close();
+    if (dns) dns.close();
+    if (servers) await servers.stop();
     if (secretDir) fs.rmSync(secretDir, { recursive: true, force: true });
   }
   if (errors.length > 0) {

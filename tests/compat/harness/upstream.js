@@ -33,6 +33,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const https = require('node:https');
+const { WebSocketServer } = require('ws');
 const zlib = require('node:zlib');
 
 const TLS_CERT = fs.readFileSync(path.join(__dirname, 'tls', 'upstream-cert.pem'), 'utf8');
@@ -187,6 +188,27 @@ function start(port = 0, httpsPort = 0) {
 
   const server = http.createServer(handle);
   const tlsServer = https.createServer({ cert: TLS_CERT, key: TLS_KEY }, handle);
+  // WebSocket echo on /ws/echo (ws and wss): a greeting naming the
+  // x-client header and the agreed subprotocol ("chat" when offered), then
+  // every message back as it came (text or binary); "close-me" closes with
+  // 4001 "asked to close".
+  for (const srv of [server, tlsServer]) {
+    const wss = new WebSocketServer({
+      server: srv,
+      path: '/ws/echo',
+      handleProtocols: (protocols) => (protocols.has('chat') ? 'chat' : false),
+    });
+    wss.on('connection', (socket, req) => {
+      socket.send(JSON.stringify({ hello: req.headers['x-client'] || null, protocol: socket.protocol }));
+      socket.on('message', (data, isBinary) => {
+        if (!isBinary && data.toString() === 'close-me') {
+          socket.close(4001, 'asked to close');
+          return;
+        }
+        socket.send(data, { binary: isBinary });
+      });
+    });
+  }
   const listen = (srv, p) =>
     new Promise((resolve, reject) => {
       srv.once('error', reject);
