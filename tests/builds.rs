@@ -352,6 +352,17 @@ module.exports = { main: () => ({
     let module = runtime().load(&built.wasm).unwrap();
     let r = invoke(&module, Req::get("/")).await;
     assert_eq!(r.text(), r#"{"total":42,"note":"kept with the code","escaped":false}"#);
+
+    // A handler.js or package.json that is a link out of the folder (a
+    // checkout can hold one) is refused, not followed.
+    for linked in ["handler.js", "package.json"] {
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("handler.js"), "module.exports = { main: () => 1 };").unwrap();
+        let _ = std::fs::remove_file(other.path().join(linked));
+        std::os::unix::fs::symlink("/etc/hostname", other.path().join(linked)).unwrap();
+        let err = shoal_build::load_function(other.path()).expect_err("refused");
+        assert!(err.to_string().contains("is a symbolic link"), "{err}");
+    }
 }
 
 /// A Git Function's module, built at `reference`, answering GET /.

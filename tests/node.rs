@@ -973,3 +973,82 @@ async fn two_watch_events_for_one_function_load_it_once() {
     let _ = stop.send(());
     running.await.unwrap();
 }
+
+/// Opens a connection and sends `head` (and no more), keeping it open.
+async fn half_sent(addr: std::net::SocketAddr, head: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+/// The first bytes the server sends ("" when it closes without a word),
+/// or None when nothing happens within `within`.
+async fn answer_within(stream: &mut tokio::net::TcpStream, within: Duration) -> Option<String> {
+    use tokio::io::AsyncReadExt;
+    let mut got = vec![0u8; 4096];
+    match tokio::time::timeout(within, stream.read(&mut got)).await {
+        Ok(Ok(n)) => Some(String::from_utf8_lossy(&got[..n]).into_owned()),
+        Ok(Err(_)) => Some(String::new()),
+        Err(_) => None,
+    }
+}
+
+/// Slow clients (the isolation issue's starvation finding): bodies that
+/// never finish no longer hold a Function's concurrency slots, so the same
+/// Function still answers others; an unfinished body gets 408 at the
+/// Function's timeout; unfinished headers are cut off at the node's header
+/// timeout; past the connection cap a new connection is closed at once.
+#[tokio::test]
+async fn slow_clients_hold_no_slot_and_are_cut_off() {
+    let config = NodeConfig {
+        header_read_timeout: Duration::from_millis(500),
+        max_connections: 12,
+        ..NodeConfig::default()
+    };
+    let node = TestNode::start(config).await;
+    let mut limits = echo_config();
+    limits.max_concurrency = 2;
+    limits.timeout = Duration::from_secs(2);
+    node.add("default", "echo", ECHO, limits).await;
+    let slow_body =
+        "POST /default/echo/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly part";
+    let mut slow = Vec::new();
+    for _ in 0..8 {
+        slow.push(half_sent(node.addr, slow_body).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Eight bodies in flight, two slots: a whole request is still served.
+    let r = send(empty(get(&node.url("/default/echo/")))).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    // Each slow body is answered 408 when the Function's 2 s run out.
+    for stream in &mut slow {
+        let answer = answer_within(stream, Duration::from_secs(5)).await.expect("an answer");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    }
+    drop(slow);
+
+    // Headers that never end: the connection is closed after 500 ms.
+    let mut stalled = half_sent(node.addr, "GET /default/echo/ HTTP/1.1\r\nHost: x\r\n").await;
+    assert!(
+        answer_within(&mut stalled, Duration::from_secs(3)).await.is_some(),
+        "a connection stalled in its headers was kept open"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // At the connection cap (12 held), a new connection is closed without
+    // an answer.
+    let mut held = Vec::new();
+    for _ in 0..12 {
+        held.push(half_sent(node.addr, "").await);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut refused = half_sent(node.addr, "GET /default/echo/ HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let answer = answer_within(&mut refused, Duration::from_secs(2)).await;
+    assert_eq!(
+        answer.as_deref(),
+        Some(""),
+        "past the cap a connection is closed unanswered"
+    );
+    drop(held);
+}

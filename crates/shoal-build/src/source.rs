@@ -39,6 +39,17 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
     };
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if path.is_dir() {
+        // A folder's files are its own: a symbolic link (a Git checkout can
+        // hold one pointing anywhere) is never followed out of it.
+        let read = |p: &Path| {
+            if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(BuildError::Invalid(format!(
+                    "{} is a symbolic link: a Function's handler.js and package.json must be files in its folder",
+                    p.display()
+                )));
+            }
+            read(p)
+        };
         let handler = path.join("handler.js");
         if !handler.exists() {
             return Err(BuildError::Invalid(format!(

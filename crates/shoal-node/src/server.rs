@@ -50,6 +50,15 @@ pub struct NodeConfig {
     pub pool_slots: u64,
     /// Bounds on each invocation's outbound HTTP.
     pub outbound: shoal_runtime::OutboundLimits,
+    /// How long a client may take to send a request's headers before its
+    /// connection is closed (Node's `headersTimeout` is 60 s).
+    pub header_read_timeout: Duration,
+    /// Connections the node holds at once; one past it is closed at accept.
+    pub max_connections: usize,
+    /// Bytes of request bodies the node holds at once across all Functions
+    /// (bodies are read before a Function's concurrency slot is taken, so
+    /// slow senders cost memory, never a slot).
+    pub max_buffered_body_bytes: usize,
 }
 
 impl Default for NodeConfig {
@@ -63,6 +72,9 @@ impl Default for NodeConfig {
             drain_timeout: Duration::from_secs(30),
             pool_slots: 0,
             outbound: shoal_runtime::OutboundLimits::default(),
+            header_read_timeout: Duration::from_secs(30),
+            max_connections: 16_384,
+            max_buffered_body_bytes: 512 << 20,
         }
     }
 }
@@ -113,6 +125,10 @@ pub struct Node {
     config: NodeConfig,
     ready: AtomicBool,
     in_flight: AtomicU64,
+    /// One permit per open connection ([`NodeConfig::max_connections`]).
+    connections: Arc<tokio::sync::Semaphore>,
+    /// One permit per byte of request body held ([`NodeConfig::max_buffered_body_bytes`]).
+    body_bytes: Arc<tokio::sync::Semaphore>,
 }
 
 type HttpResponse = Response<Full<Bytes>>;
@@ -120,11 +136,19 @@ type HttpResponse = Response<Full<Bytes>>;
 impl Node {
     /// A node serving `table`.
     pub fn new(table: Arc<FunctionTable>, config: NodeConfig) -> Arc<Self> {
+        let connections = Arc::new(tokio::sync::Semaphore::new(
+            config.max_connections.clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+        ));
+        let body_bytes = Arc::new(tokio::sync::Semaphore::new(
+            config.max_buffered_body_bytes.min(tokio::sync::Semaphore::MAX_PERMITS),
+        ));
         Arc::new(Self {
             table,
             config,
             ready: AtomicBool::new(true),
             in_flight: AtomicU64::new(0),
+            connections,
+            body_bytes,
         })
     }
 
@@ -143,7 +167,13 @@ impl Node {
         shutdown: impl Future<Output = ()>,
     ) -> std::io::Result<()> {
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-        let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+        // A client that never finishes its headers holds a connection, never
+        // a Function's slot; this bounds how long.
+        builder
+            .http1()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(self.config.header_read_timeout);
         tokio::pin!(shutdown);
         let _sweeper = AbortOnDrop(tokio::spawn(sweep_warm_sandboxes(self.table.clone())).abort_handle());
         let (to_server, mut on_function_port) = tokio::sync::mpsc::channel::<Accepted>(1024);
@@ -151,6 +181,10 @@ impl Node {
         let mut table_changes = self.table.subscribe();
         ports.sync(&self.table.ports());
         let serve_connection = |stream: tokio::net::TcpStream, peer: SocketAddr, pinned: Option<FunctionKey>| {
+            let Ok(connection_permit) = self.connections.clone().try_acquire_owned() else {
+                tracing::warn!(%peer, limit = self.config.max_connections, "connection limit reached; closing a new connection");
+                return;
+            };
             let _ = stream.set_nodelay(true);
             let node = self.clone();
             let service = hyper::service::service_fn(move |req| {
@@ -164,6 +198,7 @@ impl Node {
                 if let Err(e) = conn.await {
                     tracing::debug!(error = %e, "connection ended with an error");
                 }
+                drop(connection_permit);
             });
         };
         loop {
@@ -307,16 +342,6 @@ impl Node {
         B::Error: std::error::Error + Send + Sync + 'static,
     {
         let key = &entry.key;
-        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
-            tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
-            let mut r = text(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Too many concurrent requests for this Function",
-            );
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return r;
-        };
         let limit = entry.config.body_limit;
         let declared = req
             .headers()
@@ -328,16 +353,40 @@ impl Node {
             drain(body).await;
             return too_large(limit);
         }
+        // The body is read before the Function's concurrency slot is taken,
+        // within the Function's own timeout, and counted in the node-wide
+        // account of body bytes: a slow or huge sender costs the node a
+        // bounded amount of memory and never a neighbour's slot.
         let mut body = std::pin::pin!(body);
         let mut received = bytes::BytesMut::new();
+        let mut held: Option<tokio::sync::OwnedSemaphorePermit> = None;
+        let deadline = tokio::time::Instant::now() + entry.config.timeout;
         loop {
-            match body.frame().await {
+            let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+                Ok(frame) => frame,
+                Err(_) => {
+                    tracing::warn!(function = %key, received = received.len(), "the request body did not arrive within the Function's timeout");
+                    return text(StatusCode::REQUEST_TIMEOUT, "Request Timeout");
+                }
+            };
+            match frame {
                 None => break,
                 Some(Ok(frame)) => {
                     if let Some(data) = frame.data_ref() {
-                        if received.len() + data.len() > limit {
+                        if received.len().saturating_add(data.len()) > limit {
                             drain(body).await;
                             return too_large(limit);
+                        }
+                        let Some(more) = u32::try_from(data.len())
+                            .ok()
+                            .and_then(|n| self.body_bytes.clone().try_acquire_many_owned(n).ok())
+                        else {
+                            tracing::warn!(function = %key, limit = self.config.max_buffered_body_bytes, "the node holds as many request body bytes as it may");
+                            return busy("The node is receiving too many request bodies; try again");
+                        };
+                        match held.as_mut() {
+                            Some(permit) => permit.merge(more),
+                            None => held = Some(more),
                         }
                         received.extend_from_slice(data);
                     }
@@ -349,6 +398,10 @@ impl Node {
             }
         }
         let body = received.freeze();
+        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
+            tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
+            return busy("Too many concurrent requests for this Function");
+        };
 
         let module = match self.table.module(entry).await {
             Ok(m) => m,
@@ -550,6 +603,14 @@ fn preflight(headers: &HeaderMap) -> HttpResponse {
     if let Some(h) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
         out.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, h.clone());
     }
+    r
+}
+
+/// 503 with `Retry-After: 1`.
+fn busy(message: &'static str) -> HttpResponse {
+    let mut r = text(StatusCode::SERVICE_UNAVAILABLE, message);
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     r
 }
 

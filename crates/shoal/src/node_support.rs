@@ -23,6 +23,15 @@ pub struct NodeArgs {
     /// The largest body limit a Function's env (REQ_MB_LIMIT) may set, in MB.
     #[arg(long = "max-body-limit-mb", env = "SHOAL_MAX_BODY_MB", default_value_t = shoal_node::DEFAULT_MAX_BODY_MB)]
     pub max_body_limit_mb: usize,
+    /// Seconds a client may take to send a request's headers.
+    #[arg(long, env = "SHOAL_HEADER_READ_TIMEOUT_SECS", default_value_t = 30)]
+    pub header_read_timeout_secs: u64,
+    /// Connections the node holds at once.
+    #[arg(long, env = "SHOAL_MAX_CONNECTIONS", default_value_t = 16_384)]
+    pub max_connections: usize,
+    /// Request body bytes the node holds at once, across all Functions, in MB.
+    #[arg(long, env = "SHOAL_MAX_BUFFERED_BODY_MB", default_value_t = 512)]
+    pub max_buffered_body_mb: usize,
     /// Requests one Function may run at once before 503.
     #[arg(long, default_value_t = 64)]
     pub max_concurrency: usize,
@@ -270,6 +279,9 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
             max_requests: args.outbound_max_requests,
             max_sockets: args.outbound_max_sockets,
         },
+        header_read_timeout: Duration::from_secs(args.header_read_timeout_secs),
+        max_connections: args.max_connections,
+        max_buffered_body_bytes: args.max_buffered_body_mb.saturating_mul(1 << 20),
         ..NodeConfig::default()
     }
 }

@@ -304,7 +304,27 @@ pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> Result<Funct
     );
     let secrets = source.origin.parent().unwrap_or(Path::new(".")).join(".secrets");
     for mount in source.function.iter().flat_map(|f| &f.spec.secret_mounts) {
+        // A Secret's name, as Kubernetes allows it (a DNS-1123 subdomain):
+        // never a path (`/etc`, `../..`) that would mount the host's files.
+        if !is_dns_1123_subdomain(&mount.secret_name) {
+            return Err(format!(
+                "secretMounts: {:?} is not a Secret name (lowercase letters, digits, '-' and '.', at most 253)",
+                mount.secret_name
+            ));
+        }
         let folder = secrets.join(&mount.secret_name);
+        // Nor a link out of .secrets.
+        let inside = match (folder.canonicalize(), secrets.canonicalize()) {
+            (Ok(folder), Ok(secrets)) => folder.starts_with(secrets),
+            _ => true,
+        };
+        if !inside {
+            return Err(format!(
+                "secretMounts: {} leads outside {}",
+                folder.display(),
+                secrets.display()
+            ));
+        }
         if !folder.is_dir() {
             return Err(format!(
                 "secretMounts: in local mode Secret {} is the folder {} (one file per key), which does not exist",
@@ -318,6 +338,20 @@ pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> Result<Funct
         });
     }
     Ok(config)
+}
+
+/// Kubernetes' rule for object names such as a Secret's.
+fn is_dns_1123_subdomain(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
 }
 
 /// Functions in `dir`: Kyma YAML files, .js files, and folders with handler.js.
@@ -411,5 +445,20 @@ fn curl_line(listen: SocketAddr, key: &FunctionKey, args: &str) -> String {
         format!("curl -s {url}")
     } else {
         format!("curl -s {args} {url}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_name_is_never_a_path() {
+        for ok in ["db-credentials", "a", "tls.example.com", "x1-2"] {
+            assert!(is_dns_1123_subdomain(ok), "{ok}");
+        }
+        for bad in ["/etc", "..", ".", "../../etc", "a/b", "Upper", "-a", "a-", "", "a..b"] {
+            assert!(!is_dns_1123_subdomain(bad), "{bad}");
+        }
     }
 }
