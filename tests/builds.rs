@@ -361,8 +361,23 @@ module.exports = { main: () => ({
         let _ = std::fs::remove_file(other.path().join(linked));
         std::os::unix::fs::symlink("/etc/hostname", other.path().join(linked)).unwrap();
         let err = shoal_build::load_function(other.path()).expect_err("refused");
-        assert!(err.to_string().contains("is a symbolic link"), "{err}");
+        assert!(
+            err.to_string().contains("is a symbolic link out of its folder"),
+            "{err}"
+        );
     }
+    // Links that stay inside are followed: a mounted ConfigMap's keys are
+    // links into its `..data` folder.
+    let mounted = tempfile::tempdir().unwrap();
+    std::fs::create_dir(mounted.path().join("..data")).unwrap();
+    std::fs::write(
+        mounted.path().join("..data/handler.js"),
+        "module.exports = { main: () => 1 };",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("..data/handler.js", mounted.path().join("handler.js")).unwrap();
+    let source = shoal_build::load_function(mounted.path()).expect("a link inside the folder");
+    assert!(source.inputs.source.contains("main"));
 }
 
 /// A Git Function's module, built at `reference`, answering GET /.

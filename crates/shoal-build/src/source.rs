@@ -40,11 +40,16 @@ pub fn load_function(path: &Path) -> Result<FunctionSource, BuildError> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if path.is_dir() {
         // A folder's files are its own: a symbolic link (a Git checkout can
-        // hold one pointing anywhere) is never followed out of it.
+        // hold one pointing anywhere) is followed only where it stays in the
+        // folder (a mounted ConfigMap's keys are links into its `..data`).
         let read = |p: &Path| {
-            if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
+            let inside = match (p.canonicalize(), path.canonicalize()) {
+                (Ok(file), Ok(folder)) => file.starts_with(folder),
+                _ => true,
+            };
+            if !inside {
                 return Err(BuildError::Invalid(format!(
-                    "{} is a symbolic link: a Function's handler.js and package.json must be files in its folder",
+                    "{} is a symbolic link out of its folder: a Function's handler.js and package.json must be files in it",
                     p.display()
                 )));
             }
