@@ -33,7 +33,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const https = require('node:https');
-const { WebSocketServer } = require('ws');
 const zlib = require('node:zlib');
 
 const TLS_CERT = fs.readFileSync(path.join(__dirname, 'tls', 'upstream-cert.pem'), 'utf8');
@@ -193,6 +192,9 @@ function start(port = 0, httpsPort = 0) {
   // every message back as it came (text or binary); "close-me" closes with
   // 4001 "asked to close".
   for (const srv of [server, tlsServer]) {
+    // Required here, not at the top: run-case.js loads this file before it
+    // installs the harness's own dependencies (ws among them) on a fresh clone.
+    const { WebSocketServer } = require('ws');
     const wss = new WebSocketServer({
       server: srv,
       path: '/ws/echo',
