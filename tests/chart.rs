@@ -182,6 +182,9 @@ fn default_values_render_every_kind_with_consistent_wiring() {
     assert_eq!(env_value(controller, "SHOAL_INSECURE_REGISTRIES"), registry_host);
     let service = rendered.find("Service", "shoal-registry");
     assert_eq!(service["spec"]["ports"][0]["port"], 5000);
+    // No one deletes a module from the in-cluster registry.
+    let registry = container(rendered.find("Deployment", "shoal-registry"), "registry");
+    assert_eq!(env_value(registry, "REGISTRY_STORAGE_DELETE_ENABLED"), "false");
     let node = container(rendered.find("Deployment", "shoal-node"), "node");
     assert_eq!(env_value(node, "SHOAL_INSECURE_REGISTRIES"), registry_host);
     // Nodes serve each Function only from its own artifact there.
