@@ -227,6 +227,9 @@ fn function_path(name: &str) -> String {
     object_path("serverless.kyma-project.io/v1alpha2", "Function", Some(NS), name)
 }
 
+/// The digest of [`ARTIFACT`], and of a later build.
+const DIGEST: &str = "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const NEW_DIGEST: &str = "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
 const ARTIFACT: &str = "registry.shoal-system.svc:5000/functions/orders/hello@sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 
 /// Drives a Function to a finished build.
@@ -235,11 +238,7 @@ async fn built(cluster: &Cluster, name: &str) {
     cluster.reconcile(name).await;
     let job = cluster.jobs().into_iter().next().expect("a build Job");
     let artifact = ARTIFACT.replace("/hello@", &format!("/{name}@"));
-    cluster.finish_job(
-        &job,
-        true,
-        &json!({"artifact": artifact, "digest": "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}).to_string(),
-    );
+    cluster.finish_job(&job, true, &json!({"artifact": artifact, "digest": DIGEST}).to_string());
     cluster.reconcile(name).await;
     // The status write brings the next pass, which removes the Job.
     cluster.reconcile(name).await;
@@ -506,23 +505,9 @@ async fn the_endpoint_slice_follows_node_pods_that_serve_the_function() {
     cluster.node_pod("node-c", "10.0.0.13", false);
     built(&cluster, "hello").await;
 
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster.node_serves("node-b", &[(NS, "hello", "sha256:old")]);
-    cluster.node_serves(
-        "node-c",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-c", &[(NS, "hello", DIGEST)]);
     cluster.reconcile("hello").await;
     assert_eq!(
         cluster.slice_addresses("hello"),
@@ -551,14 +536,7 @@ async fn the_endpoint_slice_follows_node_pods_that_serve_the_function() {
     );
 
     // A new node loads it: it joins.
-    cluster.node_serves(
-        "node-b",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-b", &[(NS, "hello", DIGEST)]);
     cluster.reconcile("hello").await;
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11", "10.0.0.12"]);
     // Its replicas are its own (spec.replicas, 1), not the node count: a
@@ -597,14 +575,7 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
     assert_eq!(cluster.fake.count(Method::POST, JOBS), 1);
 
     // New source: exactly one new build, while the old artifact keeps serving.
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster.apply_function(
         "hello",
         json!({"source": {"inline": {"source": "module.exports = { main: () => 'v2' }"}}}),
@@ -659,14 +630,7 @@ async fn unchanged_source_is_never_rebuilt_and_changed_source_is_rebuilt_once() 
         "{message}"
     );
     // Once the node has loaded it, Running says so.
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", NEW_DIGEST)]);
     cluster.reconcile("hello").await;
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
     assert_eq!(cluster.condition("hello", condition::RUNNING).1, "DeploymentReady");
@@ -814,14 +778,7 @@ async fn a_node_that_cannot_load_the_artifact_says_why_in_running() {
     );
 
     // The registry is back and the node's retry loads it.
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster.reconcile("hello").await;
     assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
@@ -995,14 +952,7 @@ async fn every_object_for_a_function_with_the_longest_name_is_valid() {
     let artifact = ARTIFACT.replace("/hello@", &format!("/{name}@"));
     cluster.finish_job(&job, true, &json!({"artifact": artifact}).to_string());
     cluster.reconcile(&name).await;
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            &name,
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, &name, DIGEST)]);
     cluster.reconcile(&name).await;
     assert_eq!(cluster.condition(&name, condition::RUNNING).0, "True");
     assert_eq!(cluster.slice_addresses(&name), ["10.0.0.11"]);
@@ -1022,14 +972,7 @@ async fn a_failing_step_after_the_build_keeps_the_artifact_shows_the_failure_and
     let slices = "/apis/discovery.k8s.io/v1/namespaces/orders/endpointslices";
     let refusal = "admission webhook \"quota.example.com\" denied the request: endpointslices over quota";
     cluster.fake.refuse_writes(slices, 403, refusal);
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     for _ in 0..3 {
         let result = cluster.try_reconcile("hello").await;
         assert!(result.is_err(), "the failure is returned for a retry with backoff");
@@ -1050,14 +993,7 @@ async fn a_failing_step_after_the_build_keeps_the_artifact_shows_the_failure_and
 
     // The failure clears: Running without a rebuild.
     cluster.fake.heal();
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster
         .try_reconcile("hello")
         .await
@@ -1105,14 +1041,7 @@ async fn build_and_deploy_steps_are_recorded_as_events_on_the_function() {
     let mut cluster = Cluster::default();
     cluster.node_pod("node-a", "10.0.0.11", true);
     built(&cluster, "hello").await;
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster.reconcile("hello").await;
     // Steady state: more passes record nothing new.
     cluster.reconcile("hello").await;
@@ -1120,12 +1049,7 @@ async fn build_and_deploy_steps_are_recorded_as_events_on_the_function() {
     let reasons: Vec<&str> = recorded.iter().map(|(_, r, _)| r.as_str()).collect();
     assert_eq!(reasons, ["BuildStarted", "BuildSucceeded", "Deployed"], "{recorded:?}");
     assert!(recorded.iter().all(|(t, _, _)| t == "Normal"));
-    assert!(
-        recorded[1]
-            .2
-            .contains("sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
-        "{recorded:?}"
-    );
+    assert!(recorded[1].2.contains(DIGEST), "{recorded:?}");
 
     // A failed build and a node that cannot load are Warnings, with why.
     cluster.apply_function(
@@ -1259,14 +1183,7 @@ async fn a_function_at_rest_costs_no_api_calls_and_a_deleted_service_comes_back(
     let mut cluster = Cluster::default();
     cluster.node_pod("node-a", "10.0.0.11", true);
     built(&cluster, "hello").await;
-    cluster.node_serves(
-        "node-a",
-        &[(
-            NS,
-            "hello",
-            "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        )],
-    );
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
     cluster.reconcile("hello").await;
     assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
 

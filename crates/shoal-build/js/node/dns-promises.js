@@ -2,13 +2,12 @@
 // node:dns/promises (and dns.promises) for Shoal Functions: node:dns's
 // operations returning Promises, resolved by the node (see dns.js).
 const { isIP } = require('./internal/dns/ip.js');
-const { validateStringWithoutNullBytes, validateOneOf, validateNumber, validateBoolean, validateHints } = require('./internal/dns/host.js');
+const { validateStringWithoutNullBytes, validateOneOf } = require('./internal/dns/host.js');
 const { nodeError, describeReceived } = require('./internal/errors.js');
 const resolver = require('./internal/dns/resolver.js');
-const { hostLookup, warnInvalidHostname } = require('./internal/dns/lookup.js');
+const { hostLookup, warnInvalidHostname, lookupOptions, validFamilies } = require('./internal/dns/lookup.js');
 const { notImplemented } = require('./internal/unsupported.js');
 
-const validFamilies = [0, 4, 6];
 
 function lookup(hostname, options) {
   let family = 0;
@@ -21,26 +20,7 @@ function lookup(hostname, options) {
   } else if (options !== undefined && typeof options !== 'object') {
     throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object or integer. ${describeReceived(options)}`);
   } else {
-    if (options?.hints != null) {
-      validateNumber(options.hints, 'options.hints');
-      validateHints(options.hints >>> 0);
-    }
-    if (options?.family != null) {
-      validateOneOf(options.family, 'options.family', validFamilies);
-      family = options.family;
-    }
-    if (options?.all != null) {
-      validateBoolean(options.all, 'options.all');
-      all = options.all;
-    }
-    if (options?.verbatim != null) {
-      validateBoolean(options.verbatim, 'options.verbatim');
-      order = options.verbatim ? 'verbatim' : 'ipv4first';
-    }
-    if (options?.order != null) {
-      validateOneOf(options.order, 'options.order', resolver.validOrders);
-      order = options.order;
-    }
+    ({ family, all, order } = lookupOptions(options, order, false));
   }
   return new Promise((resolve, reject) => {
     if (!hostname) {

@@ -6,15 +6,14 @@
 // not offered. dns.promises (dns-promises.js) shares the default resolver
 // and result order.
 const { isIP } = require('./internal/dns/ip.js');
-const { validateStringWithoutNullBytes, validateFunction, validateOneOf, validateNumber, validateBoolean, validateHints,
+const { validateStringWithoutNullBytes, validateFunction, validateOneOf,
   AI_ADDRCONFIG, AI_ALL, AI_V4MAPPED } = require('./internal/dns/host.js');
 const { nodeError, describeReceived } = require('./internal/errors.js');
 const resolver = require('./internal/dns/resolver.js');
-const { hostLookup, warnInvalidHostname } = require('./internal/dns/lookup.js');
+const { hostLookup, warnInvalidHostname, lookupOptions, validFamilies } = require('./internal/dns/lookup.js');
 const { notImplemented } = require('./internal/unsupported.js');
 const { _customPromisifyArgs: customPromisifyArgs } = require('./util.js');
 
-const validFamilies = [0, 4, 6];
 
 function lookup(hostname, options, callback) {
   let family = 0;
@@ -33,30 +32,7 @@ function lookup(hostname, options, callback) {
     throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object or integer. ${describeReceived(options)}`);
   } else {
     validateFunction(callback, 'callback');
-    if (options?.hints != null) {
-      validateNumber(options.hints, 'options.hints');
-      validateHints(options.hints >>> 0);
-    }
-    if (options?.family != null) {
-      if (options.family === 'IPv4') family = 4;
-      else if (options.family === 'IPv6') family = 6;
-      else {
-        validateOneOf(options.family, 'options.family', validFamilies);
-        family = options.family;
-      }
-    }
-    if (options?.all != null) {
-      validateBoolean(options.all, 'options.all');
-      all = options.all;
-    }
-    if (options?.verbatim != null) {
-      validateBoolean(options.verbatim, 'options.verbatim');
-      order = options.verbatim ? 'verbatim' : 'ipv4first';
-    }
-    if (options?.order != null) {
-      validateOneOf(options.order, 'options.order', resolver.validOrders);
-      order = options.order;
-    }
+    ({ family, all, order } = lookupOptions(options, order, true));
   }
 
   if (!hostname) {

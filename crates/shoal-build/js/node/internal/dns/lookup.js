@@ -4,7 +4,8 @@
 // resolver's order; those of the family asked for are kept and ordered
 // here as `order` asks ('verbatim', 'ipv4first', 'ipv6first'). `hints` are
 // checked, not used.
-const { hostOperation, lookupException } = require('./host.js');
+const { hostOperation, lookupException, validateOneOf, validateNumber, validateBoolean, validateHints } = require('./host.js');
+const { validOrders } = require('./resolver.js');
 const punycode = require('../../punycode.js');
 
 function ordered(addresses, order) {
@@ -40,4 +41,42 @@ function warnInvalidHostname(hostname) {
   );
 }
 
-module.exports = { hostLookup, warnInvalidHostname };
+const validFamilies = [0, 4, 6];
+
+/**
+ * The fields of lookup's options object, checked as Node checks them for
+ * dns.lookup and dns.promises.lookup: { family, all, order }, from `order`
+ * (the default result order) on. Only the callback form also takes
+ * 'IPv4'/'IPv6' as the family (`familyNames`).
+ */
+function lookupOptions(options, order, familyNames) {
+  let family = 0;
+  let all = false;
+  if (options?.hints != null) {
+    validateNumber(options.hints, 'options.hints');
+    validateHints(options.hints >>> 0);
+  }
+  if (options?.family != null) {
+    if (familyNames && options.family === 'IPv4') family = 4;
+    else if (familyNames && options.family === 'IPv6') family = 6;
+    else {
+      validateOneOf(options.family, 'options.family', validFamilies);
+      family = options.family;
+    }
+  }
+  if (options?.all != null) {
+    validateBoolean(options.all, 'options.all');
+    all = options.all;
+  }
+  if (options?.verbatim != null) {
+    validateBoolean(options.verbatim, 'options.verbatim');
+    order = options.verbatim ? 'verbatim' : 'ipv4first';
+  }
+  if (options?.order != null) {
+    validateOneOf(options.order, 'options.order', validOrders);
+    order = options.order;
+  }
+  return { family, all, order };
+}
+
+module.exports = { hostLookup, warnInvalidHostname, lookupOptions, validFamilies };
