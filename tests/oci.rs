@@ -236,17 +236,15 @@ async fn a_cached_module_is_verified_again() {
     let reference = format!("{}/functions/hello:v1", server.address);
     let pushed = registry.push(&reference, MODULE, &metadata()).await.unwrap();
     let pulled = registry.pull(&pushed.pinned, Some(&pushed.digest)).await.unwrap();
-    let again = registry
-        .verify(&pushed.pinned, &pushed.digest, &pulled.manifest, pulled.wasm.clone())
+    let again = shoal_oci::verify_cached(&pushed.pinned, &pushed.digest, &pulled.manifest, pulled.wasm.clone())
         .expect("an intact copy verifies");
     assert_eq!(again.wasm, MODULE);
-    let err = registry
-        .verify(
-            &pushed.pinned,
-            &pushed.digest,
-            &pulled.manifest,
-            b"\0asm tampered".to_vec(),
-        )
-        .unwrap_err();
+    let err = shoal_oci::verify_cached(
+        &pushed.pinned,
+        &pushed.digest,
+        &pulled.manifest,
+        b"\0asm tampered".to_vec(),
+    )
+    .unwrap_err();
     assert!(matches!(err, OciError::DigestMismatch { .. }), "{err}");
 }

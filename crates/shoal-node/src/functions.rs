@@ -571,7 +571,6 @@ impl FunctionTable {
     }
 
     async fn pull(&self, reference: &str, digest: Option<&str>) -> Result<Vec<u8>, LoadError> {
-        let registry = Registry::for_reference(reference, self.config.credentials.clone());
         let digest = digest
             .map(Digest::parse)
             .transpose()
@@ -588,7 +587,7 @@ impl FunctionTable {
         if let (Some((wasm_path, manifest_path)), Some(d)) = (&cached, &digest)
             && let (Ok(wasm), Ok(manifest)) = (tokio::fs::read(wasm_path).await, tokio::fs::read(manifest_path).await)
         {
-            match registry.verify(reference, d.as_str(), &manifest, wasm) {
+            match shoal_oci::verify_cached(reference, d.as_str(), &manifest, wasm) {
                 Ok(verified) => {
                     self.stats.artifact_hits.fetch_add(1, Ordering::Relaxed);
                     return Ok(verified.wasm);
@@ -601,6 +600,7 @@ impl FunctionTable {
             }
         }
         self.stats.artifact_pulls.fetch_add(1, Ordering::Relaxed);
+        let registry = Registry::for_reference(reference, self.config.credentials.clone());
         let pulled = registry
             .pull(reference, digest.as_ref().map(Digest::as_str))
             .await

@@ -361,9 +361,8 @@ impl Registry {
             )
             .await
             .map_err(|e| registry_error(&image, e))?;
-        let (digest, manifest, layer) =
-            self.check_manifest(reference, &manifest_bytes, [image.digest(), expected_digest])?;
-        let limit = self.layer_limit(reference, &layer)?;
+        let (digest, manifest, layer) = check_manifest(reference, &manifest_bytes, [image.digest(), expected_digest])?;
+        let limit = layer_limit(reference, &layer, self.max_module_bytes)?;
         let mut sink = BoundedSink::new(limit);
         self.client
             .pull_blob(&image, &layer, &mut sink)
@@ -385,83 +384,82 @@ impl Registry {
             metadata: metadata_of(manifest),
         })
     }
+}
 
-    /// Checks a module kept from an earlier pull (a node's artifact cache)
-    /// as [`Registry::pull`] checks one from the registry: the manifest
-    /// against `expected_digest`, the module against the manifest's layer.
-    ///
-    /// # Errors
-    /// As for [`Registry::pull`], without the registry's.
-    pub fn verify(
-        &self,
-        reference: &str,
-        expected_digest: &str,
-        manifest: &[u8],
-        wasm: Vec<u8>,
-    ) -> Result<Pulled, OciError> {
-        Digest::parse(expected_digest)?;
-        let (digest, parsed, layer) = self.check_manifest(reference, manifest, [Some(expected_digest), None])?;
-        self.layer_limit(reference, &layer)?;
-        check_layer(reference, &layer, &wasm)?;
-        Ok(Pulled {
-            wasm,
-            manifest: manifest.to_vec(),
-            digest,
-            metadata: metadata_of(parsed),
-        })
-    }
+/// Checks a module kept from an earlier pull (a node's artifact cache) as
+/// [`Registry::pull`] checks one from the registry: the manifest against
+/// `expected_digest`, the module against the manifest's layer (at most
+/// [`DEFAULT_MAX_MODULE_BYTES`]). Needs no registry client.
+///
+/// # Errors
+/// As for [`Registry::pull`], without the registry's.
+pub fn verify_cached(
+    reference: &str,
+    expected_digest: &str,
+    manifest: &[u8],
+    wasm: Vec<u8>,
+) -> Result<Pulled, OciError> {
+    Digest::parse(expected_digest)?;
+    let (digest, parsed, layer) = check_manifest(reference, manifest, [Some(expected_digest), None])?;
+    layer_limit(reference, &layer, DEFAULT_MAX_MODULE_BYTES)?;
+    check_layer(reference, &layer, &wasm)?;
+    Ok(Pulled {
+        wasm,
+        manifest: manifest.to_vec(),
+        digest,
+        metadata: metadata_of(parsed),
+    })
+}
 
-    /// The manifest's digest (checked against each expectation), the
-    /// manifest and its one Wasm layer.
-    fn check_manifest(
-        &self,
-        reference: &str,
-        manifest_bytes: &[u8],
-        expected: [Option<&str>; 2],
-    ) -> Result<(String, OciImageManifest, OciDescriptor), OciError> {
-        let actual = sha256_digest(manifest_bytes);
-        for expected in expected.into_iter().flatten() {
-            if expected != actual {
-                return Err(OciError::DigestMismatch {
-                    what: format!("the manifest of {reference}"),
-                    expected: expected.to_string(),
-                    actual,
-                });
-            }
+/// The manifest's digest (checked against each expectation), the manifest
+/// and its one Wasm layer.
+fn check_manifest(
+    reference: &str,
+    manifest_bytes: &[u8],
+    expected: [Option<&str>; 2],
+) -> Result<(String, OciImageManifest, OciDescriptor), OciError> {
+    let actual = sha256_digest(manifest_bytes);
+    for expected in expected.into_iter().flatten() {
+        if expected != actual {
+            return Err(OciError::DigestMismatch {
+                what: format!("the manifest of {reference}"),
+                expected: expected.to_string(),
+                actual,
+            });
         }
-        let manifest: OciImageManifest = serde_json::from_slice(manifest_bytes)
-            .map_err(|e| OciError::NotWasm(reference.into(), format!("manifest: {e}")))?;
-        if manifest.config.media_type != WASM_CONFIG_MEDIA_TYPE {
+    }
+    let manifest: OciImageManifest = serde_json::from_slice(manifest_bytes)
+        .map_err(|e| OciError::NotWasm(reference.into(), format!("manifest: {e}")))?;
+    if manifest.config.media_type != WASM_CONFIG_MEDIA_TYPE {
+        return Err(OciError::NotWasm(
+            reference.into(),
+            format!("config media type is {}", manifest.config.media_type),
+        ));
+    }
+    let layer = match manifest.layers.as_slice() {
+        [one] if one.media_type == WASM_LAYER_MEDIA_TYPE => one.clone(),
+        _ => {
             return Err(OciError::NotWasm(
                 reference.into(),
-                format!("config media type is {}", manifest.config.media_type),
+                format!("expected one {WASM_LAYER_MEDIA_TYPE} layer"),
             ));
         }
-        let layer = match manifest.layers.as_slice() {
-            [one] if one.media_type == WASM_LAYER_MEDIA_TYPE => one.clone(),
-            _ => {
-                return Err(OciError::NotWasm(
-                    reference.into(),
-                    format!("expected one {WASM_LAYER_MEDIA_TYPE} layer"),
-                ));
-            }
-        };
-        Digest::parse(&layer.digest)?;
-        Ok((actual, manifest, layer))
-    }
+    };
+    Digest::parse(&layer.digest)?;
+    Ok((actual, manifest, layer))
+}
 
-    /// The layer's declared size, when it is within this registry's limit.
-    fn layer_limit(&self, reference: &str, layer: &OciDescriptor) -> Result<usize, OciError> {
-        u64::try_from(layer.size)
-            .ok()
-            .filter(|size| *size <= self.max_module_bytes)
-            .and_then(|size| usize::try_from(size).ok())
-            .ok_or_else(|| OciError::TooLarge {
-                reference: reference.into(),
-                what: format!("{} bytes by its manifest", layer.size),
-                limit: self.max_module_bytes,
-            })
-    }
+/// The layer's declared size, when it is within `max` bytes.
+fn layer_limit(reference: &str, layer: &OciDescriptor, max: u64) -> Result<usize, OciError> {
+    u64::try_from(layer.size)
+        .ok()
+        .filter(|size| *size <= max)
+        .and_then(|size| usize::try_from(size).ok())
+        .ok_or_else(|| OciError::TooLarge {
+            reference: reference.into(),
+            what: format!("{} bytes by its manifest", layer.size),
+            limit: max,
+        })
 }
 
 /// The module bytes must be the layer its manifest describes.
