@@ -197,9 +197,10 @@ fn default_values_render_every_kind_with_consistent_wiring() {
         "ghcr.io/shoal-dev/shoal-builder:0.1.0"
     );
 
-    // Probes on /healthz; every Shoal container non-root with a read-only root.
-    for probe in ["readinessProbe", "livenessProbe"] {
-        assert_eq!(node[probe]["httpGet"]["path"], "/healthz");
+    // Alive on /healthz, ready on /readyz (once its Functions are loaded);
+    // every Shoal container non-root with a read-only root.
+    for (probe, path) in [("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")] {
+        assert_eq!(node[probe]["httpGet"]["path"], path);
         assert_eq!(node[probe]["httpGet"]["port"], "http");
     }
     for deployment in rendered.all("Deployment") {
@@ -576,9 +577,17 @@ fn assert_exact_rbac(rendered: &Rendered, account: &str, needed: &BTreeSet<Permi
     }
 }
 
+/// What the controller made for Function `f` on the way, besides its
+/// calls: the Role and RoleBinding granting the node pods read access to
+/// what `f` references.
+struct NodeAccess {
+    role: Value,
+    binding: Value,
+}
+
 /// Runs the controller code through every path that touches the API and
 /// returns the calls it made.
-async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
+async fn controller_calls(registry_secret: Option<&str>) -> (Vec<Call>, NodeAccess) {
     let fake = FakeKube::new();
     let (pods, mut pod_writer) = reflector::store::<Pod>();
     let ctx = Arc::new(Context::new(
@@ -586,6 +595,12 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
         ControllerConfig {
             namespace: RELEASE_NS.into(),
             registry_secret: registry_secret.map(str::to_string),
+            node_service_account: Some("shoal-node".into()),
+            // As the chart wires it: the in-cluster registry's builds get
+            // tokens, an external registry's get its credentials.
+            registry_token_key: registry_secret
+                .is_none()
+                .then(|| shoal_oci::token::TokenKey::new(&[1; 32]).unwrap()),
             ..ControllerConfig::default()
         },
         NodeView::new(pods),
@@ -617,7 +632,9 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     fake.put(
         json!({"apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
         "metadata": {"name": "f", "namespace": "apps"},
-        "spec": {"source": {"inline": {"source": "module.exports = { main: () => 1 }"}}}}),
+        "spec": {"source": {"inline": {"source": "module.exports = { main: () => 1 }"}}, "env": [
+            {"name": "A", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "k"}}},
+            {"name": "B", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}]}}),
     );
     let reconcile = |fake: &Arc<FakeKube>| {
         let function: Function = fake.get_as(&path).expect("function");
@@ -675,6 +692,25 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
     reconcile(&fake).await.expect("built and served");
     // The next pass, once the artifact is recorded, deletes the build Job.
     reconcile(&fake).await.expect("at rest");
+    let access_name = shoal_api::cluster::node_access_name("f");
+    let role_path = object_path("rbac.authorization.k8s.io/v1", "Role", Some("apps"), &access_name);
+    let binding_path = object_path(
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+        Some("apps"),
+        &access_name,
+    );
+    let access = NodeAccess {
+        role: fake.get(&role_path).expect("the node's Role for f"),
+        binding: fake.get(&binding_path).expect("the node's RoleBinding for f"),
+    };
+    // f stops referencing anything: the grant is withdrawn.
+    fake.update(&path, |f| {
+        f["spec"]["env"] = json!([]);
+        f["metadata"]["generation"] = json!(2);
+    });
+    reconcile(&fake).await.expect("no more references");
+    assert!(fake.get(&role_path).is_none() && fake.get(&binding_path).is_none());
     // A Function from a private Git repository: its auth Secret is read.
     let server = shoal_tests::git_server::GitHttpServer::start("dev", "t0ken").await;
     let repo = shoal_tests::git_server::Repo::create(server.root.path(), "fns.git");
@@ -739,7 +775,38 @@ async fn controller_calls(registry_secret: Option<&str>) -> Vec<Call> {
             .iter()
             .any(|c| c.method == Method::PATCH && c.path.contains("/events/"))
     );
-    calls
+    (calls, access)
+}
+
+/// The permissions a Role grants, as the calls that use them would need
+/// (one per named object, in the Role's namespace).
+fn granted(role: &Value) -> BTreeSet<Permission> {
+    let namespace = role["metadata"]["namespace"].as_str().map(str::to_string);
+    let mut out = BTreeSet::new();
+    for rule in role["rules"].as_array().expect("rules") {
+        let strings = |field: &str| -> Vec<String> {
+            rule[field]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                .unwrap_or_default()
+        };
+        for group in strings("apiGroups") {
+            for resource in strings("resources") {
+                for verb in strings("verbs") {
+                    for name in strings("resourceNames") {
+                        out.insert(Permission {
+                            group: group.clone(),
+                            resource: resource.clone(),
+                            verb: verb.clone(),
+                            namespace: namespace.clone(),
+                            name: Some(name),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Runs the node sync through loading (env from a ConfigMap and a Secret)
@@ -802,20 +869,161 @@ async fn node_calls() -> Vec<Call> {
 
 #[tokio::test]
 async fn rendered_rbac_is_exactly_the_api_calls_the_code_makes() {
-    // Default values: no registry credentials to read.
-    let mut needed = permissions(&controller_calls(None).await);
+    // Default values: no registry credentials to read. The controller
+    // must also hold what the Roles it writes grant (Kubernetes refuses a
+    // Role granting more than its writer has).
+    let (calls, access) = controller_calls(None).await;
+    let mut needed = permissions(&calls);
     needed.extend(watches(shoal_controller::reconcile::WATCHES, RELEASE_NS));
+    needed.extend(granted(&access.role));
     let rendered = Rendered::render(None);
     assert_exact_rbac(&rendered, "shoal-controller", &needed);
 
     // With an external registry the controller also reads (only) its Secret.
-    let mut needed = permissions(&controller_calls(Some("shoal-registry-credentials")).await);
+    let (calls, _) = controller_calls(Some("shoal-registry-credentials")).await;
+    let mut needed = permissions(&calls);
     needed.extend(watches(shoal_controller::reconcile::WATCHES, RELEASE_NS));
+    needed.extend(granted(&access.role));
     assert!(needed.iter().any(|p| p.resource == "secrets" && p.verb == "get"));
     assert_exact_rbac(&Rendered::render(Some(NON_DEFAULT)), "shoal-controller", &needed);
 
+    // The node reads a Function's Secrets and ConfigMaps only through the
+    // Role the controller wrote for that Function, which grants exactly
+    // those reads to the node's ServiceAccount; the chart grants the node
+    // the rest, and no Secret at all.
     let mut needed = permissions(&node_calls().await);
     needed.extend(watches(shoal_sync::WATCHES, RELEASE_NS));
-    assert!(needed.iter().any(|p| p.resource == "secrets" && p.verb == "get"));
-    assert_exact_rbac(&rendered, "shoal-node", &needed);
+    let (through_role, from_chart): (BTreeSet<Permission>, BTreeSet<Permission>) = needed.into_iter().partition(|p| {
+        p.namespace.as_deref() == Some("apps") && ["secrets", "configmaps"].contains(&p.resource.as_str())
+    });
+    assert_eq!(
+        through_role,
+        granted(&access.role),
+        "the Role grants exactly the node's reads"
+    );
+    assert_eq!(
+        access.binding["subjects"],
+        json!([{"kind": "ServiceAccount", "name": "shoal-node", "namespace": RELEASE_NS}])
+    );
+    assert_eq!(access.binding["roleRef"]["name"], access.role["metadata"]["name"]);
+    assert_exact_rbac(&rendered, "shoal-node", &from_chart);
+    assert!(
+        !rules_for(&rendered, "shoal-node")
+            .iter()
+            .any(|(rule, _)| rule["resources"].as_array().unwrap().iter().any(|r| r == "secrets")),
+        "the node's own RBAC reads no Secret"
+    );
+}
+
+fn controller_deployment(rendered: &Rendered) -> &Value {
+    rendered.find("Deployment", "shoal-controller")
+}
+
+/// The NetworkPolicies guard the pods the chart runs, on the ports those
+/// pods listen on: Functions' ports open to callers, the node's own port
+/// (metrics) and the controller's metrics to the release namespace, the
+/// registry to node pods and build Jobs only. Off by a value.
+#[test]
+fn network_policies_guard_the_node_controller_and_registry_ports() {
+    let rendered = Rendered::render(None);
+    let policy_for = |component: &str| {
+        let policy = rendered.find("NetworkPolicy", &format!("shoal-{component}"));
+        let deployment = rendered.find("Deployment", &format!("shoal-{component}"));
+        assert!(
+            labels_subset(
+                &policy["spec"]["podSelector"]["matchLabels"],
+                &deployment["spec"]["template"]["metadata"]["labels"]
+            ),
+            "the {component} policy selects the {component} pods"
+        );
+        assert_eq!(policy["spec"]["policyTypes"], serde_json::json!(["Ingress"]));
+        (policy, deployment)
+    };
+
+    let (node_policy, node) = policy_for("node");
+    let node_container = container(node, "node");
+    let rules = node_policy["spec"]["ingress"].as_array().unwrap();
+    let serving = env_value(
+        container(controller_deployment(&rendered), "controller"),
+        "SHOAL_SERVING_PORTS",
+    );
+    let (first, last) = serving.split_once('-').expect("a FIRST-LAST range");
+    assert!(rules[0]["from"].is_null(), "Functions' ports are open to every caller");
+    assert_eq!(rules[0]["ports"][0]["port"].as_i64().unwrap().to_string(), first);
+    assert_eq!(rules[0]["ports"][0]["endPort"].as_i64().unwrap().to_string(), last);
+    assert_eq!(rules[1]["from"], serde_json::json!([{"podSelector": {}}]));
+    assert_eq!(
+        rules[1]["ports"][0]["port"].as_i64(),
+        Some(port_named(node_container, "http"))
+    );
+
+    let (controller_policy, controller) = policy_for("controller");
+    let controller_container = container(controller, "controller");
+    let rules = controller_policy["spec"]["ingress"].as_array().unwrap();
+    assert_eq!(
+        rules[0]["ports"][0]["port"].as_i64(),
+        Some(port_named(controller_container, "webhook"))
+    );
+    assert_eq!(
+        rules[1]["ports"][0]["port"].as_i64(),
+        Some(port_named(controller_container, "http-metrics"))
+    );
+    assert_eq!(rules[1]["from"], serde_json::json!([{"podSelector": {}}]));
+
+    let (registry_policy, registry) = policy_for("registry");
+    let rule = &registry_policy["spec"]["ingress"][0];
+    assert_eq!(
+        rule["ports"][0]["port"].as_i64(),
+        Some(port_named(container(registry, "gate"), "http-registry"))
+    );
+    let from = rule["from"].as_array().unwrap();
+    assert_eq!(from.len(), 2, "node pods and build Jobs, nobody else: {from:?}");
+    assert!(labels_subset(
+        &from[0]["podSelector"]["matchLabels"],
+        &node["spec"]["template"]["metadata"]["labels"]
+    ));
+    assert_eq!(
+        from[1]["podSelector"]["matchLabels"][shoal_api::cluster::ROLE_LABEL],
+        shoal_api::cluster::ROLE_BUILD
+    );
+
+    let values = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(values.path(), "networkPolicy:\n  enabled: false\n").unwrap();
+    let off = Rendered::render(values.path().to_str());
+    assert!(off.all("NetworkPolicy").is_empty());
+}
+
+/// The in-cluster registry is reached only through its gate: the registry
+/// listens on its pod's loopback, the gate on the Service's port forwards to
+/// it, the node pods present the gate's node password and the controller
+/// holds the key it signs build tokens with, all from one Secret.
+#[test]
+fn the_registry_is_reached_only_through_its_gate() {
+    let rendered = Rendered::render(None);
+    let registry = rendered.find("Deployment", "shoal-registry");
+    let upstream = env_value(container(registry, "registry"), "REGISTRY_HTTP_ADDR");
+    assert!(upstream.starts_with("127.0.0.1:"), "{upstream}");
+    let gate = container(registry, "gate");
+    assert_eq!(gate["args"], serde_json::json!(["registry-gate"]));
+    assert_eq!(env_value(gate, "SHOAL_GATE_UPSTREAM"), upstream);
+    let service = rendered.find("Service", "shoal-registry");
+    // The Service reaches the gate's port, never the registry's.
+    assert_eq!(service["spec"]["ports"][0]["targetPort"], "http-registry");
+    assert!(port_named(gate, "http-registry") > 0);
+    assert!(container(registry, "registry")["ports"].is_null());
+    let secret = rendered.find("Secret", "shoal-registry-auth");
+    for key in ["node-password", "token-key"] {
+        assert!(secret["data"][key].as_str().is_some_and(|v| v.len() >= 40), "{key}");
+    }
+    let node = container(rendered.find("Deployment", "shoal-node"), "node");
+    assert_eq!(env_value(node, "SHOAL_REGISTRY_USER"), shoal_oci::gate::NODE_USER);
+    assert_eq!(
+        env(node, "SHOAL_REGISTRY_PASSWORD")["valueFrom"]["secretKeyRef"],
+        serde_json::json!({"name": "shoal-registry-auth", "key": "node-password"})
+    );
+    let controller = container(controller_deployment(&rendered), "controller");
+    assert_eq!(
+        env_value(controller, "SHOAL_REGISTRY_TOKEN_KEY_FILE"),
+        "/etc/shoal-registry-auth/token-key"
+    );
 }

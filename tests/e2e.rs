@@ -119,40 +119,16 @@ impl Cluster {
     /// [`Self::curl_until`] with a Host header of the caller's choosing, as
     /// an Istio gateway forwards an APIRule's external host.
     fn curl_with_host_until(&self, name: &str, host: Option<&str>, expected: &str) {
-        let image = std::env::var("SHOAL_E2E_CURL_IMAGE").unwrap_or_else(|_| "curlimages/curl:8.11.1".into());
         let url = format!("http://{name}.{}.svc.cluster.local/", self.namespace);
+        let host = format!(
+            "Host: {}",
+            host.unwrap_or(&format!("{name}.{}.svc.cluster.local", self.namespace))
+        );
         let deadline = Instant::now() + Duration::from_secs(300);
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let pod = format!("curl-{name}-{attempt}");
-            self.kubectl(
-                &[
-                    "run",
-                    &pod,
-                    "-n",
-                    &self.namespace,
-                    "--restart=Never",
-                    "--image",
-                    &image,
-                    "--command",
-                    "--",
-                    "curl",
-                    "-s",
-                    "-m",
-                    "10",
-                    "-H",
-                    &format!(
-                        "Host: {}",
-                        host.unwrap_or(&format!("{name}.{}.svc.cluster.local", self.namespace))
-                    ),
-                    &url,
-                ],
-                None,
-            );
-            let phase = self.wait_pod_finished(&pod, Duration::from_secs(120));
-            let body = self.kubectl(&["logs", &pod, "-n", &self.namespace], None);
-            self.kubectl(&["delete", "pod", &pod, "-n", &self.namespace, "--wait=false"], None);
+            let (phase, body) = self.curl_once(&format!("curl-{name}-{attempt}"), &["-H", &host, &url]);
             if phase == "Succeeded" && body == expected {
                 return;
             }
@@ -162,6 +138,33 @@ impl Cluster {
             );
             std::thread::sleep(Duration::from_secs(5));
         }
+    }
+
+    /// Runs curl once in a pod of the test namespace (a tenant's view of
+    /// the cluster) with `args`: the pod's last phase and what curl printed.
+    fn curl_once(&self, pod: &str, args: &[&str]) -> (String, String) {
+        let image = std::env::var("SHOAL_E2E_CURL_IMAGE").unwrap_or_else(|_| "curlimages/curl:8.11.1".into());
+        let mut command = vec![
+            "run",
+            pod,
+            "-n",
+            &self.namespace,
+            "--restart=Never",
+            "--image",
+            &image,
+            "--command",
+            "--",
+            "curl",
+            "-s",
+            "-m",
+            "10",
+        ];
+        command.extend_from_slice(args);
+        self.kubectl(&command, None);
+        let phase = self.wait_pod_finished(pod, Duration::from_secs(120));
+        let out = self.kubectl(&["logs", pod, "-n", &self.namespace], None);
+        self.kubectl(&["delete", "pod", pod, "-n", &self.namespace, "--wait=false"], None);
+        (phase, out)
     }
 
     /// Waits until a pod has run to completion; its phase (`Succeeded`,
@@ -347,6 +350,28 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
     let port = &service.spec.expect("spec").ports.expect("ports")[0];
     assert_eq!((port.name.as_deref(), port.port), (Some("http"), 80));
     cluster.curl_until("env-test", "config-value-secret-value");
+    // The node pods read exactly what the Function references: its Secret
+    // and ConfigMap, and no other Secret in its namespace or elsewhere.
+    let node_account = format!("system:serviceaccount:{SYSTEM_NAMESPACE}:{RELEASE}-node");
+    for (object, namespace, expected) in [
+        ("secret/e2e-secret", ns.as_str(), "yes"),
+        ("configmap/e2e-config", ns.as_str(), "yes"),
+        ("secret/unreferenced", ns.as_str(), "no"),
+        ("secrets", ns.as_str(), "no"),
+        ("secrets", "kube-system", "no"),
+        ("secret/shoal-webhook-tls", SYSTEM_NAMESPACE, "no"),
+    ] {
+        let (_, answer) = cluster.run(
+            "kubectl",
+            &["auth", "can-i", "get", object, "-n", namespace, "--as", &node_account],
+            None,
+        );
+        assert_eq!(
+            answer.trim(),
+            expected,
+            "may the node's ServiceAccount get {object} in {namespace}?"
+        );
+    }
     // Behind an APIRule the request keeps its external Host.
     cluster.curl_with_host_until("env-test", Some("orders.example.com"), "config-value-secret-value");
 
@@ -376,6 +401,61 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         cluster.curl_until("env-test", "config-value-secret-value-v2");
     }
 
+    // A tenant's pod reaching the registry gets nothing without
+    // credentials: no catalog, no module, no delete.
+    let registry = format!("http://{RELEASE}-registry.{SYSTEM_NAMESPACE}.svc.cluster.local:5000");
+    for (pod, method, path) in [
+        ("registry-catalog", "GET", "/v2/_catalog".to_string()),
+        (
+            "registry-manifest",
+            "GET",
+            format!("/v2/functions/{ns}/env-test/manifests/latest"),
+        ),
+        (
+            "registry-delete",
+            "DELETE",
+            format!("/v2/functions/{ns}/env-test/manifests/latest"),
+        ),
+    ] {
+        let (_, code) = cluster.curl_once(
+            pod,
+            &[
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+                "-X",
+                method,
+                &format!("{registry}{path}"),
+            ],
+        );
+        assert_eq!(code.trim(), "401", "{method} {path} from a tenant's pod");
+    }
+
+    // Isolation: a Function reaches none of the cluster's insides. The
+    // egress policy decides on resolved addresses before connecting, so
+    // every one of these is refused without a packet sent.
+    let slices: Api<EndpointSlice> = Api::namespaced(cluster.client.clone(), &ns);
+    let slice = slices.get("env-test-shoal").await.expect("env-test's EndpointSlice");
+    let node_ip = slice.endpoints[0].addresses[0].clone();
+    let function_port = slice.ports.as_ref().and_then(|p| p[0].port).expect("a port");
+    let targets = serde_json::json!({
+        "apiserver": "https://kubernetes.default.svc/version",
+        "registry": format!("http://{RELEASE}-registry.{SYSTEM_NAMESPACE}.svc:5000/v2/"),
+        "function-pod": format!("http://{node_ip}:{function_port}/"),
+        "node-port": format!("http://{node_ip}:8080/metrics"),
+    });
+    let probe = format!(
+        "const targets = {targets};\nmodule.exports = {{\n  main: async function () {{\n    const out = [];\n    for (const [name, url] of Object.entries(targets)) {{\n      try {{ const r = await fetch(url); out.push(name + ':reached(' + r.status + ')'); }}\n      catch (e) {{ const m = e.message + ' ' + (e.cause ? e.cause.message : ''); out.push(name + (/egress policy/.test(m) ? ':refused' : ':failed(' + m + ')')); }}\n    }}\n    return out.join(' ');\n  }}\n}};"
+    );
+    cluster.kubectl(&["apply", "-f", "-"], Some(&function_yaml(&ns, "probe", &probe, None)));
+    cluster.wait_running("probe", 1).await;
+    // (The targets come back in the JSON object's key order.)
+    cluster.curl_until(
+        "probe",
+        "apiserver:refused function-pod:refused node-port:refused registry:refused",
+    );
+
     // Delete: the Service and EndpointSlice go with it.
     cluster.kubectl(
         &[
@@ -390,7 +470,6 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         None,
     );
     let services: Api<Service> = Api::namespaced(cluster.client.clone(), &ns);
-    let slices: Api<EndpointSlice> = Api::namespaced(cluster.client.clone(), &ns);
     let deadline = Instant::now() + Duration::from_secs(120);
     while services.get_opt("env-test").await.expect("get").is_some()
         || slices.get_opt("env-test-shoal").await.expect("get").is_some()

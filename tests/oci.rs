@@ -58,9 +58,16 @@ async fn a_wrong_digest_is_refused() {
     assert!(matches!(err, OciError::DigestMismatch { .. }), "{err:?}");
     assert!(err.to_string().contains(&first.digest), "{err}");
 
-    let bogus = format!("{}/functions/hello@sha256:{}", server.address, "0".repeat(64));
-    let err = registry.pull(&bogus, None).await.unwrap_err();
-    assert!(matches!(err, OciError::Registry { .. }), "{err:?}");
+    // What the registry does not have (lost with its storage, or never
+    // pushed) is its own error, which makes the controller build it again.
+    for missing in [
+        format!("{}/functions/hello@sha256:{}", server.address, "0".repeat(64)),
+        format!("{}/functions/never-pushed@sha256:{}", server.address, "0".repeat(64)),
+    ] {
+        let err = registry.pull(&missing, None).await.unwrap_err();
+        assert!(matches!(err, OciError::Missing { .. }), "{missing}: {err:?}");
+        assert!(err.to_string().contains("does not have"), "{err}");
+    }
 }
 
 #[tokio::test]
@@ -247,4 +254,154 @@ async fn a_cached_module_is_verified_again() {
     )
     .unwrap_err();
     assert!(matches!(err, OciError::DigestMismatch { .. }), "{err}");
+}
+
+/// A raw request through the gate: its status line's code.
+fn gate_status(address: &str, method: &str, path: &str, authorization: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let auth = authorization.map_or(String::new(), |a| format!("Authorization: {a}\r\n"));
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\n{auth}Content-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let code = response.get(9..12).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, response)
+}
+
+fn basic(user: &str, password: &str) -> String {
+    use base64::Engine as _;
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    )
+}
+
+/// The in-cluster registry behind its gate (the isolation issue's fifth
+/// finding: every tenant's modules were readable and deletable). A build's
+/// token pushes its own Function's repository and nothing else; the node
+/// pods' password pulls any Function's module and pushes nothing; nobody
+/// deletes, lists the catalog or mounts a blob from another repository;
+/// without credentials the gate asks for them, and a forged or expired
+/// token is refused. The registry behind allows deletes: the gate decides.
+// Multi-threaded: the raw requests below block their thread while the
+// gate answers on another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_registry_gate_lets_each_caller_do_only_its_own_part() {
+    use shoal_oci::gate::{Gate, GateConfig, NODE_USER};
+    use shoal_oci::token::{Grant, TokenKey};
+
+    let upstream = TestRegistry::start(None);
+    let key = TokenKey::new(&[7u8; 32]).unwrap();
+    let node_password = "node-password-0123456789";
+    let gate = Gate::new(GateConfig {
+        upstream: upstream.address.parse().unwrap(),
+        repository_prefix: "functions".into(),
+        node_password: node_password.into(),
+        key: key.clone(),
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let serving = tokio::spawn(gate.serve(listener, futures::future::pending::<()>()));
+
+    let token = |repository: &str, expires: u64| {
+        key.mint(&Grant {
+            repository: repository.into(),
+            expires,
+        })
+    };
+    let build = |token: String| {
+        Registry::new(
+            Transport::Http,
+            Credentials::Basic {
+                username: "shoal-build".into(),
+                password: token,
+            },
+        )
+    };
+    let in_an_hour = shoal_oci::token::now() + 3600;
+    let own = format!("{address}/functions/orders/hello:v1");
+    let other = format!("{address}/functions/shop/cart:v1");
+
+    // A build pushes its own repository, and not another tenant's.
+    let builder = build(token("functions/orders/hello", in_an_hour));
+    let pushed = builder.push(&own, MODULE, &metadata()).await.unwrap();
+    let err = builder.push(&other, MODULE, &metadata()).await.unwrap_err();
+    assert!(
+        err.to_string().contains("403") || err.to_string().to_lowercase().contains("denied"),
+        "{err}"
+    );
+    // Another tenant's build cannot read the first one's module.
+    let neighbour = build(token("functions/shop/cart", in_an_hour));
+    neighbour.push(&other, MODULE, &metadata()).await.unwrap();
+    assert!(neighbour.pull(&pushed.pinned, None).await.is_err());
+
+    // The node pods pull any Function's module, and push nothing.
+    let node = Registry::new(
+        Transport::Http,
+        Credentials::Basic {
+            username: NODE_USER.into(),
+            password: node_password.into(),
+        },
+    );
+    assert_eq!(node.pull(&pushed.pinned, None).await.unwrap().wasm, MODULE);
+    assert!(node.push(&own, b"\0asm\x01\0\0\0 replaced", &metadata()).await.is_err());
+
+    // Without credentials: asked for them. Forged, expired or wrong ones: refused.
+    let (code, response) = gate_status(&address, "GET", "/v2/", None);
+    assert_eq!(code, 401, "{response}");
+    assert!(
+        response.contains("WWW-Authenticate: Basic") || response.contains("www-authenticate: Basic"),
+        "{response}"
+    );
+    assert!(
+        Registry::new(Transport::Http, Credentials::Anonymous)
+            .pull(&pushed.pinned, None)
+            .await
+            .is_err()
+    );
+    let expired = build(token("functions/orders/hello", shoal_oci::token::now() - 1));
+    assert!(expired.pull(&pushed.pinned, None).await.is_err());
+    let forged = TokenKey::new(&[8u8; 32]).unwrap().mint(&Grant {
+        repository: "functions/orders/hello".into(),
+        expires: in_an_hour,
+    });
+    assert!(build(forged).pull(&pushed.pinned, None).await.is_err());
+    assert_eq!(
+        gate_status(&address, "GET", "/v2/", Some(&basic(NODE_USER, "guess"))).0,
+        401
+    );
+
+    // Nobody deletes, lists the catalog, or mounts another repository's blob.
+    let digest = pushed.digest.clone();
+    for authorization in [
+        basic(NODE_USER, node_password),
+        basic("shoal-build", &token("functions/orders/hello", in_an_hour)),
+    ] {
+        let (code, _) = gate_status(
+            &address,
+            "DELETE",
+            &format!("/v2/functions/orders/hello/manifests/{digest}"),
+            Some(&authorization),
+        );
+        assert_eq!(code, 403);
+        assert_eq!(
+            gate_status(&address, "GET", "/v2/_catalog", Some(&authorization)).0,
+            403
+        );
+    }
+    let (code, _) = gate_status(
+        &address,
+        "POST",
+        &format!("/v2/functions/shop/cart/blobs/uploads/?mount={digest}&from=functions%2Forders%2Fhello"),
+        Some(&basic("shoal-build", &token("functions/shop/cart", in_an_hour))),
+    );
+    assert_eq!(code, 403);
+    // What was pushed is still there.
+    assert_eq!(node.pull(&pushed.pinned, None).await.unwrap().digest, digest);
+    assert_eq!(gate_status(&address, "GET", "/healthz", None).0, 200);
+    serving.abort();
 }

@@ -784,6 +784,53 @@ async fn a_node_that_cannot_load_the_artifact_says_why_in_running() {
     assert_eq!(cluster.slice_addresses("hello"), ["10.0.0.11"]);
 }
 
+/// The registry keeps modules on an emptyDir by default: when it restarts,
+/// the nodes find the artifact gone and say so, and the controller runs the
+/// same build again (reproducible, so the same digest comes back), as the
+/// chart's values promise. Once the nodes load it, the Function is Running
+/// and the rebuild's Job is cleaned up.
+#[tokio::test]
+async fn an_artifact_the_registry_lost_is_built_again() {
+    let mut cluster = Cluster::default();
+    cluster.node_pod("node-a", "10.0.0.11", true);
+    built(&cluster, "hello").await;
+    assert!(cluster.jobs().is_empty(), "the first build's Job is cleaned up");
+    cluster.reconcile("hello").await;
+    assert!(
+        cluster.jobs().is_empty(),
+        "a node that only failed to reach the registry is no reason to rebuild"
+    );
+
+    cluster.node_fails(
+        "node-a",
+        "hello",
+        &format!(
+            "{}: registry registry.shoal-system.svc:5000 does not have {ARTIFACT}",
+            shoal_api::cluster::ARTIFACT_MISSING
+        ),
+    );
+    cluster.reconcile("hello").await;
+    let jobs = cluster.jobs();
+    assert_eq!(jobs.len(), 1, "one rebuild");
+    cluster.finish_job(
+        &jobs[0],
+        true,
+        &json!({"artifact": ARTIFACT, "digest": DIGEST}).to_string(),
+    );
+    cluster.reconcile("hello").await;
+    assert_eq!(
+        cluster.jobs().len(),
+        1,
+        "never a second rebuild while the nodes catch up"
+    );
+
+    cluster.node_serves("node-a", &[(NS, "hello", DIGEST)]);
+    cluster.reconcile("hello").await;
+    assert_eq!(cluster.condition("hello", condition::RUNNING).0, "True");
+    cluster.reconcile("hello").await;
+    assert!(cluster.jobs().is_empty(), "the rebuild's Job is cleaned up at rest");
+}
+
 #[tokio::test]
 async fn the_fake_api_refuses_what_the_api_server_refuses_with_its_message() {
     use k8s_openapi::api::discovery::v1::{Endpoint, EndpointPort};

@@ -72,6 +72,8 @@ pub fn object_path(api_version: &str, kind: &str, namespace: Option<&str>, name:
         "EndpointSlice" => "endpointslices",
         "Namespace" => "namespaces",
         "Lease" => "leases",
+        "Role" => "roles",
+        "RoleBinding" => "rolebindings",
         "Event" => "events",
         "MutatingWebhookConfiguration" => "mutatingwebhookconfigurations",
         "ValidatingWebhookConfiguration" => "validatingwebhookconfigurations",

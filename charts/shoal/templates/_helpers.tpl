@@ -40,6 +40,12 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- printf "%s-registry.%s.svc.cluster.local:%v" (include "shoal.fullname" .) .Release.Namespace .Values.registry.internal.port -}}
 {{- end -}}
 
+{{/* The in-cluster registry's own port, on its pod's loopback, behind the gate. */}}
+{{- define "shoal.registryUpstreamPort" -}}5001{{- end -}}
+
+{{/* The Secret with the registry gate's node password and token key. */}}
+{{- define "shoal.registryAuthSecret" -}}{{ include "shoal.fullname" . }}-registry-auth{{- end -}}
+
 {{/* Where modules are pushed: registry host and repository prefix. */}}
 {{- define "shoal.registry" -}}
 {{- if .Values.registry.internal.enabled -}}

@@ -46,6 +46,13 @@ pub const ROLE_BUILD: &str = "build";
 pub const ROLE_SOURCE: &str = "source";
 /// Role of a node's status ConfigMap.
 pub const ROLE_NODE_STATUS: &str = "node-status";
+/// How a node's published load error starts when the registry does not
+/// have the Function's artifact (lost with the registry's storage): the
+/// controller then builds it again.
+pub const ARTIFACT_MISSING: &str = "artifact missing from the registry";
+/// Role of the RBAC Role (and its binding) that lets the node pods read
+/// what one Function references.
+pub const ROLE_NODE_ACCESS: &str = "node-access";
 /// Key of a node-status ConfigMap listing the Functions the node serves.
 pub const NODE_STATUS_KEY: &str = "functions";
 /// Key of a node-status ConfigMap listing Functions the node failed to load,
@@ -67,6 +74,12 @@ pub mod source_keys {
 /// Name of a Function's source ConfigMap.
 pub fn source_config_map_name(function: &str) -> String {
     format!("{function}-shoal-source")
+}
+
+/// Name of the Role and RoleBinding that let the node pods read the
+/// Secrets and ConfigMaps a Function references.
+pub fn node_access_name(function: &str) -> String {
+    format!("{function}-shoal-node")
 }
 
 /// Name of the build Job for one build-input hash: deterministic, so a

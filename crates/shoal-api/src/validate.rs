@@ -7,7 +7,7 @@ use k8s_openapi::api::core::v1::ResourceRequirements;
 
 use crate::{
     BUILD_MINIMUM, DEFAULT_BUILD_PRESET, DEFAULT_FUNCTION_PRESET, DEFAULT_RUNTIME, FUNCTION_MINIMUM, Function,
-    FunctionSpec, KYMA_ONLY_RUNTIMES, PRESET_LABEL, ResourceConfiguration, ResourceRequest, SERVED_RUNTIMES,
+    FunctionSpec, KYMA_ONLY_RUNTIMES, PRESET_LABEL, Preset, ResourceConfiguration, ResourceRequest, SERVED_RUNTIMES,
     build_preset, function_preset, parse_quantity,
 };
 
@@ -435,16 +435,36 @@ pub fn apply_defaults_with(function: &mut Function, defaults: &Defaults) -> bool
 /// The memory limit in bytes a Function runs under: its preset's limit, or
 /// its explicit `resources.limits.memory`.
 pub fn function_memory_limit(spec: &FunctionSpec) -> u64 {
+    function_limit(spec, "memory", |p| p.limit_memory).unwrap_or(1024.0 * 1024.0 * 1024.0) as u64
+}
+
+/// The CPU (cores) a Function may use in all: its CPU limit (explicit
+/// `resources.limits.cpu`, else its preset's, the default preset's when it
+/// names none) times the replicas Kyma would give it at most
+/// (`scaleConfig.maxReplicas`, else `replicas`, at least one).
+pub fn function_cpu_limit(spec: &FunctionSpec) -> f64 {
+    let per_replica = function_limit(spec, "cpu", |p| p.limit_cpu).unwrap_or(1.0);
+    let replicas = spec
+        .scale_config
+        .as_ref()
+        .map(|s| s.max_replicas)
+        .or(spec.replicas)
+        .unwrap_or(1)
+        .max(1);
+    per_replica * f64::from(replicas)
+}
+
+fn function_limit(spec: &FunctionSpec, resource: &str, of_preset: fn(&Preset) -> &'static str) -> Option<f64> {
     let request = spec.resource_configuration.as_ref().and_then(|r| r.function.as_ref());
     let explicit = request
         .and_then(|r| r.resources.as_ref())
         .and_then(|r| r.limits.as_ref())
-        .and_then(|l| l.get("memory"))
+        .and_then(|l| l.get(resource))
         .and_then(|q| parse_quantity(&q.0));
     let preset = request
         .and_then(|r| r.profile.as_deref())
         .and_then(function_preset)
         .or_else(|| function_preset(DEFAULT_FUNCTION_PRESET))
-        .and_then(|p| parse_quantity(p.limit_memory));
-    explicit.or(preset).unwrap_or(1024.0 * 1024.0 * 1024.0) as u64
+        .and_then(|p| parse_quantity(of_preset(p)));
+    explicit.or(preset)
 }

@@ -202,3 +202,90 @@ pub async fn serve_hyper(_: ServeHyperArgs) -> anyhow::Result<()> {
         });
     }
 }
+
+/// A server process this bench started (`shoal up`, a Node.js baseline),
+/// killed on drop.
+pub struct Server(pub Process);
+
+impl Server {
+    /// Its pid, for RSS.
+    pub fn id(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The workspace this bench belongs to.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `shoal up` (the release binary, or `SHOAL_BENCH_SHOAL`) serving the
+/// Functions in `dir` on a free loopback port, once it says it serves them.
+///
+/// # Errors
+/// When the binary is missing or does not start.
+pub fn shoal_up(dir: &Path) -> anyhow::Result<(Server, SocketAddr)> {
+    let shoal_bin = std::env::var_os("SHOAL_BENCH_SHOAL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/release/shoal"));
+    anyhow::ensure!(
+        shoal_bin.exists(),
+        "{} is missing: cargo build --release -p shoal",
+        shoal_bin.display()
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+    let mut process = Command::new(&shoal_bin)
+        .args(["up", dir.to_str().context("path")?, "--listen", &addr.to_string()])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-bench-cache"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting shoal up")?;
+    let stdout = process.stdout.take().context("stdout")?;
+    let server = Server(process);
+    let mut lines = BufReader::new(stdout).lines();
+    for line in lines.by_ref().map_while(Result::ok) {
+        if line.contains("Shoal is serving") {
+            break;
+        }
+    }
+    std::thread::spawn(move || lines.for_each(drop));
+    Ok((server, addr))
+}
+
+/// Waits until `addr` answers `path` with 200 (two minutes at most).
+///
+/// # Errors
+/// When it never does.
+pub async fn ready(addr: SocketAddr, path: &str) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        let answered = tokio::time::timeout(std::time::Duration::from_secs(2), async {
+            let mut stream = tokio::net::TcpStream::connect(addr).await?;
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            stream
+                .write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+                .await?;
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer).await?;
+            anyhow::Ok(answer.starts_with("HTTP/1.1 200"))
+        })
+        .await;
+        if matches!(answered, Ok(Ok(true))) {
+            return Ok(());
+        }
+        anyhow::ensure!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "{addr}{path} never answered 200"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

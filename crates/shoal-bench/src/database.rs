@@ -8,7 +8,6 @@
 //! ```
 
 use std::{
-    io::{BufRead, BufReader},
     net::SocketAddr,
     path::{Path, PathBuf},
     process::{Child as Process, Command, Stdio},
@@ -17,6 +16,7 @@ use std::{
 
 use anyhow::Context;
 
+use crate::children::{Server, ready, shoal_up};
 use crate::measure::{Load, Target, rss_of, wrk};
 
 /// Connections the load uses, as the other hot-Function rows.
@@ -140,16 +140,6 @@ fn checked(cmd: &mut Command) -> anyhow::Result<()> {
 }
 
 /// A server process under test, stopped on drop.
-struct Server(Process);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// One side of the comparison.
 #[derive(Debug, Clone)]
 pub struct Side {
     /// The load at concurrency 64.
@@ -171,11 +161,6 @@ pub struct DatabaseRow {
     pub node: Side,
 }
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Function as a Kyma YAML (`shoal up` builds it with its dependency).
 fn function_yaml(db: &Postgres) -> anyhow::Result<String> {
     let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("handlers/pg-query.js"))?;
     let baseline: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
@@ -195,31 +180,6 @@ fn function_yaml(db: &Postgres) -> anyhow::Result<String> {
     ))
 }
 
-async fn ready(addr: SocketAddr, path: &str) -> anyhow::Result<()> {
-    let started = Instant::now();
-    loop {
-        let answered = tokio::time::timeout(Duration::from_secs(2), async {
-            let mut stream = tokio::net::TcpStream::connect(addr).await?;
-            use tokio::io::{AsyncReadExt, AsyncWriteExt};
-            stream
-                .write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
-                .await?;
-            let mut answer = String::new();
-            stream.read_to_string(&mut answer).await?;
-            anyhow::Ok(answer.starts_with("HTTP/1.1 200"))
-        })
-        .await;
-        if matches!(answered, Ok(Ok(true))) {
-            return Ok(());
-        }
-        anyhow::ensure!(
-            started.elapsed() < Duration::from_secs(120),
-            "{addr}{path} never answered 200"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 async fn measure(
     server: &Server,
     addr: SocketAddr,
@@ -228,14 +188,14 @@ async fn measure(
     seconds: Duration,
 ) -> anyhow::Result<Side> {
     ready(addr, path).await?;
-    let rss_idle = rss_of(server.0.id());
+    let rss_idle = rss_of(server.id());
     let target = Target::Path(path.into());
     wrk(addr, &target, CONCURRENCY, Duration::from_secs(2))?;
     let load = wrk(addr, &target, CONCURRENCY, seconds)?;
     Ok(Side {
         load,
         rss_idle,
-        rss_loaded: rss_of(server.0.id()),
+        rss_loaded: rss_of(server.id()),
         connections: db.client_connections()?,
     })
 }
@@ -245,42 +205,12 @@ pub async fn run(seconds: Duration) -> anyhow::Result<DatabaseRow> {
     crate::measure::require_wrk()?;
     // SHOAL_BENCH_SHOAL points at another build (a debug one, to check the
     // benchmark itself quickly).
-    let shoal_bin = std::env::var_os("SHOAL_BENCH_SHOAL")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target/release/shoal"));
-    anyhow::ensure!(
-        shoal_bin.exists(),
-        "{} is missing: cargo build --release -p shoal",
-        shoal_bin.display()
-    );
     let db = Postgres::start()?;
 
     eprintln!("== Shoal: building and serving the pg Function (shoal up) ...");
     let dir = tempfile::tempdir()?;
     std::fs::write(dir.path().join("pg-query.yaml"), function_yaml(&db)?)?;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
-    let mut process = Command::new(&shoal_bin)
-        .args([
-            "up",
-            dir.path().to_str().context("path")?,
-            "--listen",
-            &addr.to_string(),
-        ])
-        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-bench-cache"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .context("starting shoal up")?;
-    let stdout = process.stdout.take().context("stdout")?;
-    let shoal = Server(process);
-    let mut lines = BufReader::new(stdout).lines();
-    for line in lines.by_ref().map_while(Result::ok) {
-        if line.contains("Shoal is serving") {
-            break;
-        }
-    }
-    std::thread::spawn(move || lines.for_each(drop));
+    let (shoal, addr) = shoal_up(dir.path())?;
     let shoal_side = measure(&shoal, addr, "/bench/pg-query/", &db, seconds).await?;
     drop(shoal);
     // Let PostgreSQL notice the closed connections before counting again.

@@ -13,6 +13,7 @@
 mod children;
 mod database;
 mod generate;
+mod isolation;
 mod measure;
 mod plot;
 mod report;
@@ -61,6 +62,17 @@ enum Command {
         #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
         out: PathBuf,
     },
+    /// A neighbour's latency quiet and while another tenant attacks the
+    /// node (busy loop, memory pressure, slow clients, socket flood);
+    /// writes results/isolation.md.
+    Isolation {
+        /// Seconds per wrk run.
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Where the table goes.
+        #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+        out: PathBuf,
+    },
     /// (child) A Shoal node serving generated Functions from a folder.
     ServeNode(children::ServeNodeArgs),
     /// (child) A raw hyper hello-world server: the ceiling.
@@ -101,6 +113,18 @@ fn main() -> anyhow::Result<()> {
             );
             std::fs::create_dir_all(&out)?;
             std::fs::write(out.join("database.md"), &table)?;
+            println!("{table}");
+            Ok(())
+        }),
+        Command::Isolation { seconds, out } => runtime.block_on(async {
+            let rows = isolation::run(Duration::from_secs(seconds)).await?;
+            let table = format!(
+                "# Shoal benchmark: isolation between tenants\n\nMachine: {}. Reproduce: `cargo build --release -p shoal && cargo run --release -p shoal-bench -- isolation`.\n\n{}",
+                measure::machine_description(),
+                isolation::markdown(&rows)
+            );
+            std::fs::create_dir_all(&out)?;
+            std::fs::write(out.join("isolation.md"), &table)?;
             println!("{table}");
             Ok(())
         }),

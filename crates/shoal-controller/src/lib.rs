@@ -7,7 +7,10 @@
 //! - [`reconcile`]: the reconciler — a ConfigMap with the source, a build
 //!   Job per distinct source, the artifact in status, and a selector-less
 //!   Service per Function whose EndpointSlice lists the node pods serving it,
-//!   at the Function's own serving port ([`ports`]).
+//!   at the Function's own serving port ([`ports`]); per Function also the
+//!   node pods' read access to exactly the Secrets and ConfigMaps it
+//!   references (a Role and RoleBinding), and each build's token for its own
+//!   repository in the in-cluster registry (minted with `shoal_oci::token`).
 //! - [`leader`]: leader election over a Lease, so replicas can run side by
 //!   side with one reconciling.
 //! - [`git`]: `gitRepository` sources: references resolved and polled (one

@@ -16,6 +16,7 @@ use futures::StreamExt;
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod, Secret, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::api::rbac::v1::{Role, RoleBinding};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams, PropagationPolicy};
 use kube::runtime::controller::{Action, Controller};
@@ -71,6 +72,16 @@ pub struct ControllerConfig {
     /// builds use for npm, unless the Function's
     /// `shoal.dev/npmrc-secret` annotation names another.
     pub npmrc_secret: Option<String>,
+    /// The node pods' ServiceAccount (in [`Self::namespace`]). When set,
+    /// each Function that references Secrets or ConfigMaps gets a Role
+    /// letting that account get exactly those ([`resources::node_access`]);
+    /// the account needs no right to read Secrets of its own.
+    pub node_service_account: Option<String>,
+    /// The key the in-cluster registry's gate checks build tokens with.
+    /// When set, each build gets a token to push its own Function's
+    /// repository only, for as long as the build may run
+    /// ([`resources::push_secret`]), instead of registry credentials.
+    pub registry_token_key: Option<shoal_oci::token::TokenKey>,
 }
 
 impl Default for ControllerConfig {
@@ -96,6 +107,8 @@ impl Default for ControllerConfig {
             // Kyma's default.
             git_poll_interval: Duration::from_secs(300),
             npmrc_secret: None,
+            node_service_account: None,
+            registry_token_key: None,
         }
     }
 }
@@ -459,6 +472,21 @@ impl Context {
         Ok(true)
     }
 
+    /// Takes the record that `name` (of kind `K`) was applied out; true
+    /// when there was one.
+    fn take_applied<K>(&self, namespace: &str, name: &str) -> bool
+    where
+        K: kube::Resource,
+        K::DynamicType: Default,
+    {
+        let key = applied_key(&K::kind(&K::DynamicType::default()), namespace, name);
+        self.applied
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&key)
+            .is_some()
+    }
+
     /// Takes in a watch event of a Service or EndpointSlice the controller
     /// applies: when it is gone, or changed by someone else, it is no
     /// longer as applied, and its Function (returned) needs a pass.
@@ -502,6 +530,8 @@ impl Context {
             applied_key("Service", namespace, name),
             applied_key("EndpointSlice", namespace, &cluster::endpoint_slice_name(name)),
             applied_key("ConfigMap", namespace, &cluster::source_config_map_name(name)),
+            applied_key("Role", namespace, &cluster::node_access_name(name)),
+            applied_key("RoleBinding", namespace, &cluster::node_access_name(name)),
         ] {
             applied.remove(&key);
         }
@@ -1059,7 +1089,25 @@ async fn build(
     let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
     let job_name = cluster::build_job_name(&name, hash);
 
-    if status.status.build_hash.as_deref() == Some(hash) && status.status.artifact.is_some() {
+    // Built, unless the nodes find the artifact gone from the registry
+    // (its storage was lost): then the same build runs again and pushes it
+    // back, under the same digest, as builds are reproducible.
+    let lost = status.status.artifact.is_some()
+        && ctx
+            .nodes
+            .load_errors(&namespace, &name)
+            .iter()
+            .any(|(_, message)| message.starts_with(cluster::ARTIFACT_MISSING));
+    if lost {
+        tracing::warn!(%namespace, %name, "the registry lost the Function's artifact; building it again");
+        // The rebuild's Job is cleaned up at rest like the first one.
+        ctx.jobs_cleaned.lock().unwrap_or_else(|p| p.into_inner()).remove(&(
+            namespace.clone(),
+            name.clone(),
+            hash.to_string(),
+        ));
+    }
+    if status.status.build_hash.as_deref() == Some(hash) && status.status.artifact.is_some() && !lost {
         let cleaned = (namespace.clone(), name.clone(), hash.to_string());
         if !ctx
             .jobs_cleaned
@@ -1117,7 +1165,7 @@ async fn build(
                 .running
                 .remove(&slot);
         };
-        if let Err(e) = copy_registry_secret(ctx, &namespace).await {
+        if let Err(e) = registry_access(ctx, function).await {
             give_back();
             return Err(status.failed(
                 condition::BUILD_READY,
@@ -1361,6 +1409,31 @@ async fn delete_jobs(jobs: &Api<Job>, function: &str, which: impl Fn(&Job) -> bo
     Ok(())
 }
 
+/// Gives the build Job about to start its way into the registry: a fresh
+/// token for its own Function's repository (the in-cluster registry), or a
+/// copy of the registry's credentials (an external one).
+async fn registry_access(ctx: &Context, function: &Function) -> Result<(), kube::Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    if let Some(key) = &ctx.config.registry_token_key {
+        let grant = shoal_oci::token::Grant {
+            repository: resources::repository(&ctx.config, function),
+            // The build may run its deadline, plus time to be scheduled.
+            expires: shoal_oci::token::now().saturating_add(ctx.config.build_deadline.as_secs().saturating_add(600)),
+        };
+        let secret = resources::push_secret(function, &key.mint(&grant));
+        let secrets: Api<Secret> = Api::namespaced(ctx.client.clone(), &namespace);
+        secrets
+            .patch(
+                &resources::push_secret_name(&function.name_any()),
+                &apply_params(),
+                &Patch::Apply(&secret),
+            )
+            .await?;
+        return Ok(());
+    }
+    copy_registry_secret(ctx, &namespace).await
+}
+
 async fn copy_registry_secret(ctx: &Context, namespace: &str) -> Result<(), kube::Error> {
     let Some(secret_name) = &ctx.config.registry_secret else {
         return Ok(());
@@ -1376,9 +1449,56 @@ async fn copy_registry_secret(ctx: &Context, namespace: &str) -> Result<(), kube
 }
 
 /// Publishes a built Function: its Service, its EndpointSlice and Running.
+/// Lets the node pods read what the Function references (a Role and
+/// RoleBinding of its own), before any node is told to load it; takes that
+/// away when the Function no longer references anything.
+async fn grant_node_access(function: &Function, ctx: &Context, status: &mut StatusWriter) -> Result<(), Error> {
+    let namespace = function.namespace().unwrap_or_default();
+    let access_name = cluster::node_access_name(&function.name_any());
+    let roles: Api<Role> = Api::namespaced(ctx.client.clone(), &namespace);
+    let bindings: Api<RoleBinding> = Api::namespaced(ctx.client.clone(), &namespace);
+    let applied = match resources::node_access(&ctx.config, function) {
+        Some((role, binding)) => async {
+            ctx.apply_if_changed(&roles, &access_name, &role).await?;
+            ctx.apply_if_changed(&bindings, &access_name, &binding).await
+        }
+        .await
+        .map(drop),
+        // Nothing referenced: a grant made earlier (this controller
+        // remembers what it applied) is withdrawn; a Function's grants
+        // also go with it through their owner reference.
+        None if ctx.take_applied::<Role>(&namespace, &access_name) => {
+            async {
+                ctx.take_applied::<RoleBinding>(&namespace, &access_name);
+                for deleted in [
+                    bindings.delete(&access_name, &DeleteParams::default()).await.map(drop),
+                    roles.delete(&access_name, &DeleteParams::default()).await.map(drop),
+                ] {
+                    match deleted {
+                        Err(kube::Error::Api(status)) if status.is_not_found() => {}
+                        other => other?,
+                    }
+                }
+                Ok(())
+            }
+            .await
+        }
+        None => Ok(()),
+    };
+    applied.map_err(|e| {
+        status.failed(
+            condition::RUNNING,
+            "NodeAccessFailed",
+            &format!("granting the node pods read access to what the Function references (Role {access_name})"),
+            e,
+        )
+    })
+}
+
 async fn serve(function: &Function, ctx: &Context, status: &mut StatusWriter) -> Result<(), Error> {
     let namespace = function.namespace().unwrap_or_default();
     let name = function.name_any();
+    grant_node_access(function, ctx, status).await?;
     status.status.pod_selector = Some(ctx.config.node_selector());
     let Some(artifact) = status.status.artifact.clone() else {
         status.status.replicas = Some(0);

@@ -13,6 +13,7 @@ use k8s_openapi::api::core::v1::{
     SecretKeySelector, SecretVolumeSource, SecurityContext, Service, ServicePort, ServiceSpec, Volume, VolumeMount,
 };
 use k8s_openapi::api::discovery::v1::{Endpoint, EndpointConditions, EndpointPort, EndpointSlice};
+use k8s_openapi::api::rbac::v1::{PolicyRule, Role, RoleBinding, RoleRef, Subject};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -238,7 +239,15 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
         plain_env("npm_config_cache", "/tmp/npm-cache"),
         plain_env("SHOAL_INSECURE_REGISTRIES", &config.insecure_registries.join(",")),
     ];
-    if config.registry_secret.is_some() {
+    let credentials = if config.registry_token_key.is_some() {
+        Some(push_secret_name(&function.name_any()))
+    } else {
+        config
+            .registry_secret
+            .as_ref()
+            .map(|_| REGISTRY_SECRET_COPY.to_string())
+    };
+    if let Some(secret) = credentials {
         for (var, key) in [
             ("SHOAL_REGISTRY_USER", "username"),
             ("SHOAL_REGISTRY_PASSWORD", "password"),
@@ -247,7 +256,7 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                 name: var.into(),
                 value_from: Some(EnvVarSource {
                     secret_key_ref: Some(SecretKeySelector {
-                        name: REGISTRY_SECRET_COPY.into(),
+                        name: secret.clone(),
                         key: key.into(),
                         optional: Some(false),
                     }),
@@ -466,6 +475,44 @@ pub fn registry_secret_copy(source: &Secret, namespace: &str) -> Secret {
     }
 }
 
+/// The registry repository a Function's modules are pushed to
+/// (`functions/<namespace>/<name>`): the registry address without its host.
+pub fn repository(config: &ControllerConfig, function: &Function) -> String {
+    let prefix = config
+        .registry
+        .trim_end_matches('/')
+        .split_once('/')
+        .map_or("", |(_, path)| path);
+    let namespace = function.namespace().unwrap_or_default();
+    let name = function.name_any();
+    if prefix.is_empty() {
+        format!("{namespace}/{name}")
+    } else {
+        format!("{prefix}/{namespace}/{name}")
+    }
+}
+
+/// Name of the Secret holding a Function's build token.
+pub fn push_secret_name(function: &str) -> String {
+    format!("{function}-shoal-push")
+}
+
+/// The Secret a Function's build Job reads its registry token from
+/// (`username`, `password`, as registry credentials): owned by the
+/// Function, rewritten with a fresh token for each build.
+pub fn push_secret(function: &Function, token: &str) -> Secret {
+    use k8s_openapi::ByteString;
+    Secret {
+        metadata: owned_meta(function, push_secret_name(&function.name_any()), cluster::ROLE_BUILD),
+        data: Some(BTreeMap::from([
+            ("username".to_string(), ByteString(b"shoal-build".to_vec())),
+            ("password".to_string(), ByteString(token.as_bytes().to_vec())),
+        ])),
+        type_: Some("Opaque".into()),
+        ..Secret::default()
+    }
+}
+
 /// The Function's Service: named after it, port 80 named `http` to the
 /// Function's serving port, and no selector — a Service cannot select pods
 /// of another namespace, so the controller writes its EndpointSlice itself.
@@ -548,4 +595,72 @@ pub fn endpoint_slice(function: &Function, serving_port: i32, serving: &[&Pod]) 
             app_protocol: Some("http".into()),
         }]),
     }
+}
+
+/// The Secrets and ConfigMaps a Function references, by name: env
+/// `valueFrom` and `secretMounts`, as a kubelet reads them for a pod.
+pub fn referenced(function: &Function) -> (Vec<String>, Vec<String>) {
+    let mut secrets = std::collections::BTreeSet::new();
+    let mut config_maps = std::collections::BTreeSet::new();
+    for source in function.spec.env.iter().filter_map(|e| e.value_from.as_ref()) {
+        if let Some(name) = source.secret_key_ref.as_ref().map(|r| r.name.clone()) {
+            secrets.insert(name);
+        }
+        if let Some(name) = source.config_map_key_ref.as_ref().map(|r| r.name.clone()) {
+            config_maps.insert(name);
+        }
+    }
+    secrets.extend(function.spec.secret_mounts.iter().map(|m| m.secret_name.clone()));
+    (secrets.into_iter().collect(), config_maps.into_iter().collect())
+}
+
+/// The Role and RoleBinding that let the node pods' ServiceAccount get
+/// exactly the Secrets and ConfigMaps `function` references, in its
+/// namespace, and nothing else: the node, which runs every tenant's code,
+/// holds no right to read Secrets of its own. `None` when the Function
+/// references nothing or no node ServiceAccount is configured. Owned by the
+/// Function, so they go with it.
+pub fn node_access(config: &ControllerConfig, function: &Function) -> Option<(Role, RoleBinding)> {
+    let account = config.node_service_account.as_ref()?;
+    let (secrets, config_maps) = referenced(function);
+    let rule = |resource: &str, names: Vec<String>| {
+        (!names.is_empty()).then(|| PolicyRule {
+            api_groups: Some(vec![String::new()]),
+            resources: Some(vec![resource.to_string()]),
+            resource_names: Some(names),
+            verbs: vec!["get".to_string()],
+            ..PolicyRule::default()
+        })
+    };
+    let rules: Vec<PolicyRule> = [rule("secrets", secrets), rule("configmaps", config_maps)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if rules.is_empty() {
+        return None;
+    }
+    let meta = owned_meta(
+        function,
+        cluster::node_access_name(&function.name_any()),
+        cluster::ROLE_NODE_ACCESS,
+    );
+    let role = Role {
+        metadata: meta.clone(),
+        rules: Some(rules),
+    };
+    let binding = RoleBinding {
+        metadata: meta.clone(),
+        role_ref: RoleRef {
+            api_group: "rbac.authorization.k8s.io".into(),
+            kind: "Role".into(),
+            name: meta.name.clone().unwrap_or_default(),
+        },
+        subjects: Some(vec![Subject {
+            kind: "ServiceAccount".into(),
+            name: account.clone(),
+            namespace: Some(config.namespace.clone()),
+            ..Subject::default()
+        }]),
+    };
+    Some((role, binding))
 }

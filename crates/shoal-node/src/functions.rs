@@ -60,6 +60,9 @@ pub struct FunctionConfig {
     pub memory_limit: usize,
     /// Requests the Function may run at once before the node answers 503.
     pub max_concurrency: usize,
+    /// Cores the Function's busy guests may use at once
+    /// ([`FunctionConfig::cpu_cores_for`]).
+    pub cpu_cores: u32,
     /// Largest request body accepted.
     pub body_limit: usize,
     /// Folders shown read-only in the sandbox (the Function's secretMounts).
@@ -79,6 +82,7 @@ impl Default for FunctionConfig {
             // Kyma's default preset L limits memory to 1024Mi.
             memory_limit: 1024 << 20,
             max_concurrency: 64,
+            cpu_cores: 1,
             body_limit: 1 << 20,
             mounts: Vec::new(),
             port: None,
@@ -158,10 +162,27 @@ impl FunctionConfig {
             timeout,
             memory_limit,
             max_concurrency: defaults.max_concurrency,
+            cpu_cores: 1,
             body_limit,
             mounts: Vec::new(),
             port: None,
         }
+    }
+}
+
+impl FunctionConfig {
+    /// The cores a Function with a CPU limit of `limit` (cores, as its
+    /// preset or resources say) gets on this node: the limit rounded up,
+    /// at least one, and never every core the node has, so no one Function
+    /// can keep every executor thread busy.
+    pub fn cpu_cores_for(limit: f64) -> u32 {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let ceiling = u32::try_from(cores.saturating_sub(1)).unwrap_or(u32::MAX).max(1);
+        if !limit.is_finite() || limit <= 0.0 {
+            return 1;
+        }
+        // `as` saturates: a huge limit is cut to the ceiling below.
+        (limit.ceil() as u32).clamp(1, ceiling)
     }
 }
 
@@ -198,6 +219,9 @@ pub enum LoadError {
     /// Pulling the artifact failed.
     #[error("pulling the module: {0}")]
     Pull(String),
+    /// The registry does not have the artifact: it must be built again.
+    #[error("pulling the module: {0}")]
+    Missing(String),
     /// The module does not compile or link.
     #[error("loading the module: {0}")]
     Invalid(String),
@@ -217,6 +241,8 @@ pub struct FunctionEntry {
     pub metrics: Arc<FunctionMetrics>,
     /// Caps concurrent requests.
     pub permits: Arc<Semaphore>,
+    /// The cores its busy guests share.
+    pub cpu: shoal_runtime::CpuShare,
     /// This version's warm sandboxes.
     pub warm: WarmPool,
     loaded: RwLock<Option<Loaded>>,
@@ -383,7 +409,7 @@ impl FunctionTable {
     }
 
     /// The node-wide account of idle warm sandboxes.
-    pub fn warm_budget(&self) -> &WarmBudget {
+    pub fn warm_budget(&self) -> &Arc<WarmBudget> {
         &self.warm_budget
     }
 
@@ -400,6 +426,7 @@ impl FunctionTable {
         let metrics = self.metrics_for(&key);
         let entry = Arc::new(FunctionEntry {
             permits: Arc::new(Semaphore::new(config.max_concurrency.max(1))),
+            cpu: shoal_runtime::CpuShare::new(config.cpu_cores),
             warm: WarmPool::new(self.warm_budget.clone()),
             key: key.clone(),
             config,
@@ -604,7 +631,10 @@ impl FunctionTable {
         let pulled = registry
             .pull(reference, digest.as_ref().map(Digest::as_str))
             .await
-            .map_err(|e| LoadError::Pull(e.to_string()))?;
+            .map_err(|e| match e {
+                missing @ shoal_oci::OciError::Missing { .. } => LoadError::Missing(missing.to_string()),
+                other => LoadError::Pull(other.to_string()),
+            })?;
         if let Some((wasm_path, manifest_path)) = &cached {
             // Written beside, then renamed: a reader never sees half a file.
             for (path, bytes) in [(manifest_path, &pulled.manifest), (wasm_path, &pulled.wasm)] {
@@ -683,5 +713,16 @@ mod tests {
         }
         let kyma26 = config(&[("FUNC_BODY_MB_LIMIT", "999999")]);
         assert_eq!(kyma26.body_limit, defaults.max_body_limit);
+    }
+
+    #[test]
+    fn a_functions_cores_are_its_cpu_limit_rounded_up_and_never_every_core() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let ceiling = u32::try_from(cores.saturating_sub(1)).unwrap_or(u32::MAX).max(1);
+        assert_eq!(FunctionConfig::cpu_cores_for(0.15), 1);
+        assert_eq!(FunctionConfig::cpu_cores_for(1.6), 2.min(ceiling));
+        assert_eq!(FunctionConfig::cpu_cores_for(1e30), ceiling);
+        assert_eq!(FunctionConfig::cpu_cores_for(f64::NAN), 1);
+        assert_eq!(FunctionConfig::cpu_cores_for(-3.0), 1);
     }
 }

@@ -15,6 +15,7 @@
 pub mod functions;
 pub mod metrics;
 mod ports;
+pub mod readiness;
 pub mod routing;
 mod server;
 pub mod warm;
@@ -23,5 +24,6 @@ pub use functions::{
     DEFAULT_MAX_BODY_MB, DEFAULT_MAX_TIMEOUT_SECS, FunctionConfig, FunctionDefaults, FunctionEntry, FunctionKey,
     FunctionTable, LoadError, ModuleSource, TableConfig,
 };
+pub use readiness::LoadGate;
 pub use server::{Node, NodeConfig, bind_and_serve};
 pub use warm::WarmConfig;

@@ -10,7 +10,7 @@ use std::{
     time::Duration,
 };
 
-use crate::functions::FunctionTable;
+use crate::functions::{FunctionKey, FunctionTable};
 
 /// Upper bounds of the duration histogram, in seconds.
 const BUCKETS: [f64; 14] = [
@@ -63,10 +63,15 @@ pub struct NodeGauges {
     pub pool_slots: u64,
 }
 
-/// Renders all metrics.
-pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
+/// Renders the metrics: the node's and every Function's, or, for `only`
+/// (a request on that Function's own port, which its callers and other
+/// tenants reach), that Function's series alone, as its own pod would show.
+pub fn render(table: &FunctionTable, gauges: &NodeGauges, only: Option<&FunctionKey>) -> String {
     let mut out = String::with_capacity(4096);
-    let entries = table.list();
+    let mut entries = table.list();
+    if let Some(key) = only {
+        entries.retain(|e| &e.key == key);
+    }
     let _ = writeln!(
         out,
         "# HELP function_calls_total Requests handled by a Function.\n# TYPE function_calls_total counter"
@@ -84,6 +89,18 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
             "shoal_function_open_connections{{{}}} {}",
             labels(&e.key),
             e.metrics.open_connections.load(Ordering::Relaxed)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP shoal_function_cpu_throttled_total Times a busy request of a Function waited because the Function's CPU share was in use.\n# TYPE shoal_function_cpu_throttled_total counter"
+    );
+    for e in &entries {
+        let _ = writeln!(
+            out,
+            "shoal_function_cpu_throttled_total{{{}}} {}",
+            labels(&e.key),
+            e.cpu.throttled()
         );
     }
     let _ = writeln!(
@@ -195,13 +212,16 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges) -> String {
             s.artifact_pulls.load(Ordering::Relaxed),
         ),
     ];
+    if only.is_some() {
+        return out;
+    }
     for (name, kind, help, value) in gauges_list {
         let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}");
     }
     out
 }
 
-fn labels(key: &crate::functions::FunctionKey) -> String {
+fn labels(key: &FunctionKey) -> String {
     format!(
         "namespace=\"{}\",name=\"{}\"",
         escape(&key.namespace),

@@ -19,9 +19,12 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
-use shoal_runtime::{FunctionIdentity, FunctionModule, Invocation, InvokeContext, InvokeError, InvokeLimits};
+use shoal_runtime::{
+    BufferAccount, BufferCharge, FunctionIdentity, FunctionModule, Invocation, InvokeContext, InvokeError, InvokeLimits,
+};
 use tokio::net::TcpListener;
 
+use crate::readiness::LoadGate;
 use crate::{
     functions::{FunctionEntry, FunctionKey, FunctionTable},
     metrics::{self, NodeGauges},
@@ -55,9 +58,11 @@ pub struct NodeConfig {
     pub header_read_timeout: Duration,
     /// Connections the node holds at once; one past it is closed at accept.
     pub max_connections: usize,
-    /// Bytes of request bodies the node holds at once across all Functions
-    /// (bodies are read before a Function's concurrency slot is taken, so
-    /// slow senders cost memory, never a slot).
+    /// Bytes of bodies the node holds outside its sandboxes at once, across
+    /// all Functions: inbound request bodies (read before a Function's
+    /// concurrency slot is taken, so slow senders cost memory, never a
+    /// slot), outbound request bodies, and outbound responses and socket
+    /// reads until the guest takes them ([`shoal_runtime::BufferAccount`]).
     pub max_buffered_body_bytes: usize,
 }
 
@@ -123,32 +128,40 @@ impl Drop for AbortOnDrop {
 pub struct Node {
     table: Arc<FunctionTable>,
     config: NodeConfig,
+    /// False once shutting down.
     ready: AtomicBool,
+    /// Open once the Functions assigned to the node are loaded.
+    loaded: LoadGate,
     in_flight: AtomicU64,
     /// One permit per open connection ([`NodeConfig::max_connections`]).
     connections: Arc<tokio::sync::Semaphore>,
-    /// One permit per byte of request body held ([`NodeConfig::max_buffered_body_bytes`]).
-    body_bytes: Arc<tokio::sync::Semaphore>,
+    /// The bodies held ([`NodeConfig::max_buffered_body_bytes`]).
+    buffers: BufferAccount,
 }
 
 type HttpResponse = Response<Full<Bytes>>;
 
 impl Node {
-    /// A node serving `table`.
+    /// A node serving `table`, ready at once.
     pub fn new(table: Arc<FunctionTable>, config: NodeConfig) -> Arc<Self> {
+        Self::with_load_gate(table, config, LoadGate::open())
+    }
+
+    /// A node serving `table` that reports ready (`/readyz`) only once
+    /// `loaded` opens.
+    pub fn with_load_gate(table: Arc<FunctionTable>, config: NodeConfig, loaded: LoadGate) -> Arc<Self> {
         let connections = Arc::new(tokio::sync::Semaphore::new(
             config.max_connections.clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
         ));
-        let body_bytes = Arc::new(tokio::sync::Semaphore::new(
-            config.max_buffered_body_bytes.min(tokio::sync::Semaphore::MAX_PERMITS),
-        ));
+        let buffers = BufferAccount::new(config.max_buffered_body_bytes);
         Arc::new(Self {
             table,
             config,
             ready: AtomicBool::new(true),
+            loaded,
             in_flight: AtomicU64::new(0),
             connections,
-            body_bytes,
+            buffers,
         })
     }
 
@@ -282,12 +295,24 @@ impl Node {
                     text(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
                 };
             }
+            (&Method::GET, "/readyz") => {
+                return if !self.ready.load(Ordering::SeqCst) {
+                    text(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
+                } else if !self.loaded.is_open() {
+                    text(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "loading the Functions assigned to this node",
+                    )
+                } else {
+                    text(StatusCode::OK, "OK")
+                };
+            }
             (&Method::GET, "/metrics") => {
                 let gauges = NodeGauges {
                     in_flight: self.in_flight.load(Ordering::Relaxed),
                     pool_slots: self.config.pool_slots,
                 };
-                let mut r = text(StatusCode::OK, metrics::render(&self.table, &gauges));
+                let mut r = text(StatusCode::OK, metrics::render(&self.table, &gauges, pinned));
                 r.headers_mut().insert(
                     header::CONTENT_TYPE,
                     HeaderValue::from_static("text/plain; version=0.0.4"),
@@ -359,7 +384,7 @@ impl Node {
         // bounded amount of memory and never a neighbour's slot.
         let mut body = std::pin::pin!(body);
         let mut received = bytes::BytesMut::new();
-        let mut held: Option<tokio::sync::OwnedSemaphorePermit> = None;
+        let mut held = BufferCharge::none();
         let deadline = tokio::time::Instant::now() + entry.config.timeout;
         loop {
             let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -377,17 +402,11 @@ impl Node {
                             drain(body).await;
                             return too_large(limit);
                         }
-                        let Some(more) = u32::try_from(data.len())
-                            .ok()
-                            .and_then(|n| self.body_bytes.clone().try_acquire_many_owned(n).ok())
-                        else {
+                        let Some(more) = self.buffers.try_charge(data.len()) else {
                             tracing::warn!(function = %key, limit = self.config.max_buffered_body_bytes, "the node holds as many request body bytes as it may");
                             return busy("The node is receiving too many request bodies; try again");
                         };
-                        match held.as_mut() {
-                            Some(permit) => permit.merge(more),
-                            None => held = Some(more),
-                        }
+                        held.merge(more);
                         received.extend_from_slice(data);
                     }
                 }
@@ -446,6 +465,8 @@ impl Node {
             },
             mounts: entry.config.mounts.clone(),
             open_connections: entry.metrics.open_connections.clone(),
+            cpu: entry.cpu.clone(),
+            buffers: self.buffers.clone(),
         };
         let run = self.run(entry, &context, &module, head, &body, limits).await;
         if !run.logs.is_empty() {
@@ -462,6 +483,14 @@ impl Node {
                 InvokeError::MemoryExceeded { limit } => {
                     tracing::warn!(function = %key, limit, "request exceeded the memory limit; the sandbox was stopped");
                     text(StatusCode::INTERNAL_SERVER_ERROR, "Function exceeded its memory limit")
+                }
+                InvokeError::NodeMemoryExhausted { limit } => {
+                    tracing::warn!(function = %key, limit, "the node's memory for Functions is in use; the request was refused");
+                    // Idle warm sandboxes hold grown memory: let one go so
+                    // the retry the client is told to make finds room.
+                    let budget = self.table.warm_budget().clone();
+                    tokio::spawn(async move { budget.reclaim_one().await });
+                    busy("The node has no memory left for Functions right now; try again")
                 }
                 InvokeError::Instantiate(message) => {
                     tracing::warn!(function = %key, error = %message, "no sandbox available");
@@ -501,11 +530,30 @@ impl Node {
         body: &[u8],
         limits: InvokeLimits,
     ) -> Invocation {
+        let run = self.run_once(entry, context, module, &mut head, body, limits).await;
+        // No free slot: idle warm sandboxes of quiet Functions hold them.
+        // One is retired for this request, which then tries once more.
+        if matches!(run.error, Some(InvokeError::Instantiate(_))) && self.table.warm_budget().reclaim_one().await {
+            tracing::debug!(function = %entry.key, "no free sandbox slot; reclaimed one from an idle warm sandbox");
+            return self.run_once(entry, context, module, &mut head, body, limits).await;
+        }
+        run
+    }
+
+    async fn run_once(
+        &self,
+        entry: &FunctionEntry,
+        context: &InvokeContext,
+        module: &FunctionModule,
+        head: &mut RequestHead,
+        body: &[u8],
+        limits: InvokeLimits,
+    ) -> Invocation {
         let runtime = self.table.runtime();
         let warm = self.table.warm_config();
         if warm.enabled {
             while let Some(lease) = entry.warm.take() {
-                let frame = Bytes::from(shoal_envelope::encode(&head, body));
+                let frame = Bytes::from(shoal_envelope::encode(head, body));
                 // Err: it ended before taking the request; try the next one.
                 if let Ok(run) = lease.invoke(frame, limits.request()).await {
                     entry.warm.put_back(lease, warm);
@@ -514,7 +562,7 @@ impl Node {
             }
         }
         head.env = self.function_env(entry);
-        let frame = Bytes::from(shoal_envelope::encode(&head, body));
+        let frame = Bytes::from(shoal_envelope::encode(head, body));
         if warm.enabled {
             let cap = warm.max_per_function.min(entry.config.max_concurrency);
             if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_bytes, cap)

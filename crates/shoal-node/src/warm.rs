@@ -135,6 +135,24 @@ impl WarmBudget {
         true
     }
 
+    /// Under pressure (a request found no free sandbox slot), retires the
+    /// least recently used idle sandbox of any Function and waits until it
+    /// has ended, so its slot is free; false when no sandbox is idle. A slot
+    /// serves a request better than a quiet Function's warm state.
+    pub async fn reclaim_one(&self) -> bool {
+        loop {
+            let oldest = match self.order.lock() {
+                Ok(mut order) => order.pop_first(),
+                Err(_) => None,
+            };
+            let Some((seq, pool)) = oldest else { return false };
+            if let Some(sandbox) = pool.upgrade().and_then(|pool| pool.take_idle(seq)) {
+                sandbox.retire().await;
+                return true;
+            }
+        }
+    }
+
     fn forget(&self, seq: u64) {
         if let Ok(mut order) = self.order.lock() {
             order.remove(&seq);
@@ -167,15 +185,21 @@ struct PoolInner {
 impl PoolInner {
     /// Retires the idle sandbox `seq` (evicted), if it is still idle here.
     fn remove(&self, seq: u64) {
+        if let Some(sandbox) = self.take_idle(seq) {
+            retire(sandbox);
+        }
+    }
+
+    /// Takes the idle sandbox `seq` out of the pool and the budget, if it
+    /// is still idle here; the caller retires it.
+    fn take_idle(&self, seq: u64) -> Option<Sandbox> {
         let removed = match self.idle.lock() {
             Ok(mut idle) => idle.iter().position(|i| i.seq == seq).map(|at| idle.remove(at)),
             Err(_) => None,
-        };
-        if let Some(i) = removed {
-            self.budget.release(i.bytes);
-            self.live.fetch_sub(1, Ordering::Relaxed);
-            retire(i.sandbox);
-        }
+        }?;
+        self.budget.release(removed.bytes);
+        self.live.fetch_sub(1, Ordering::Relaxed);
+        Some(removed.sandbox)
     }
 }
 

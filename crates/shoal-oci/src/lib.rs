@@ -4,9 +4,15 @@
 //! of its source and the engine it was built for.
 //!
 //! This crate owns the artifact format and registry traffic (push, pull,
-//! digest checks, auth). It does not build or run modules.
+//! digest checks, auth), and the in-cluster registry's access control: the
+//! tokens that let a build push its own Function's repository ([`token`])
+//! and the gate in front of the registry that checks them ([`gate`]). It
+//! does not build or run modules.
 
 use std::collections::BTreeMap;
+
+pub mod gate;
+pub mod token;
 
 use oci_client::{
     Client, Reference,
@@ -51,6 +57,16 @@ pub enum OciError {
         registry: String,
         /// What went wrong.
         message: String,
+    },
+    /// The registry does not have the artifact (it answered 404, or
+    /// MANIFEST_UNKNOWN, BLOB_UNKNOWN, NAME_UNKNOWN): lost with the
+    /// registry's storage, or never pushed.
+    #[error("registry {registry} does not have {reference}")]
+    Missing {
+        /// The registry host.
+        registry: String,
+        /// The artifact.
+        reference: String,
     },
     /// The content does not match the digest it was asked for or described by.
     #[error("digest mismatch for {what}: expected {expected}, got {actual}")]
@@ -547,6 +563,24 @@ fn is_loopback(registry: &str) -> bool {
 }
 
 fn registry_error(image: &Reference, e: oci_client::errors::OciDistributionError) -> OciError {
+    use oci_client::errors::{OciDistributionError as E, OciErrorCode as Code};
+    let missing = match &e {
+        E::ImageManifestNotFoundError(_) => true,
+        E::ServerError { code, .. } => *code == 404,
+        E::RegistryError { envelope, .. } => envelope.errors.iter().any(|error| {
+            matches!(
+                error.code,
+                Code::ManifestUnknown | Code::BlobUnknown | Code::NameUnknown | Code::ManifestBlobUnknown
+            )
+        }),
+        _ => false,
+    };
+    if missing {
+        return OciError::Missing {
+            registry: image.registry().to_string(),
+            reference: image.whole(),
+        };
+    }
     let mut message = e.to_string();
     let mut source = std::error::Error::source(&e);
     while let Some(s) = source {

@@ -28,6 +28,7 @@ use serde_json::json;
 use wasmtime::{Caller, Linker};
 
 use crate::RequestState;
+use crate::buffers::{BufferAccount, BufferCharge};
 use crate::limits::DeadlineExceeded;
 use crate::outbound::{
     ConnectRequest, Connection, FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest,
@@ -81,8 +82,12 @@ pub(crate) struct HostCalls {
     next_id: i32,
     in_flight: FuturesUnordered<tokio::task::JoinHandle<Completed>>,
     aborts: HashMap<i32, tokio::task::AbortHandle>,
-    /// Results waiting for the guest: `(head JSON, body)`.
-    results: HashMap<i32, (Vec<u8>, Bytes)>,
+    /// Results waiting for the guest: `(head JSON, body)`, the body
+    /// charged to the node's buffer account until the guest reads it.
+    results: HashMap<i32, (Vec<u8>, Bytes, BufferCharge)>,
+    /// The bodies of operations in flight, charged until they complete.
+    sending: HashMap<i32, BufferCharge>,
+    buffers: BufferAccount,
     pub(crate) sockets: Sockets,
 }
 
@@ -97,6 +102,8 @@ impl HostCalls {
             in_flight: FuturesUnordered::new(),
             aborts: HashMap::new(),
             results: HashMap::new(),
+            sending: HashMap::new(),
+            buffers: BufferAccount::default(),
             sockets: Sockets::default(),
         }
     }
@@ -107,8 +114,16 @@ impl HostCalls {
         self
     }
 
+    /// Charges the bytes this sandbox's calls hold to `account` (the
+    /// node's) instead of an account of its own.
+    pub(crate) fn charging(mut self, account: BufferAccount) -> Self {
+        self.buffers = account;
+        self
+    }
+
     /// A new request starts in the same sandbox: its own count of outbound
-    /// requests. Calls and connections an earlier request left open carry on.
+    /// requests. Calls and connections an earlier request left open carry
+    /// on, and count against the sandbox's calls in flight.
     pub(crate) fn begin_request(&mut self, limits: OutboundLimits) {
         self.limits = limits;
         self.started = 0;
@@ -116,19 +131,27 @@ impl HostCalls {
 
     fn finish(&mut self, id: i32, completion: Completion) {
         self.aborts.remove(&id);
+        self.sending.remove(&id);
         self.sockets.settled(id);
         if let Effect::Opened(connection) = completion.effect {
             self.sockets.open(id, connection);
         }
-        let (head, body) = match completion.reply {
-            Ok((head, body)) => (serde_json::to_vec(&head).unwrap_or_default(), body),
+        let reply = completion
+            .reply
+            .and_then(|(head, body)| match self.buffers.try_charge(body.len()) {
+                Some(charge) => Ok((head, body, charge)),
+                None => Err(buffers_full(body.len())),
+            });
+        let (head, body, charge) = match reply {
+            Ok((head, body, charge)) => (serde_json::to_vec(&head).unwrap_or_default(), body, charge),
             Err(error) => (
                 serde_json::to_vec(&json!({"error": error.message, "kind": error.kind, "code": error.code}))
                     .unwrap_or_default(),
                 Bytes::new(),
+                BufferCharge::none(),
             ),
         };
-        self.results.insert(id, (head, body));
+        self.results.insert(id, (head, body, charge));
     }
 
     fn allocate_id(&mut self) -> i32 {
@@ -139,8 +162,20 @@ impl HostCalls {
         id
     }
 
-    /// Counts one more request or connection against the invocation's limit.
+    /// Counts one more request or connection against the invocation's
+    /// limit, and against the sandbox's: calls an earlier request started
+    /// and never awaited (fire-and-forget fetches) still count, so they
+    /// cannot pile up across requests.
     fn count_request(&mut self) -> Result<(), OutboundError> {
+        if self.in_flight.len() >= self.limits.max_requests as usize {
+            return Err(OutboundError::new(
+                "limit",
+                format!(
+                    "outbound request limit reached: a Function's sandbox may have {} requests in flight, whichever request started them",
+                    self.limits.max_requests
+                ),
+            ));
+        }
         self.started = self.started.saturating_add(1);
         if self.started > self.limits.max_requests {
             return Err(OutboundError::new(
@@ -170,9 +205,16 @@ impl HostCalls {
     /// Starts operation `name`; the id its answer will carry.
     fn start(&mut self, name: &str, head: &[u8], body: Bytes, remaining: Duration) -> i32 {
         let id = self.allocate_id();
+        let Some(charge) = self.buffers.try_charge(body.len()) else {
+            self.finish(id, Completion::failed(buffers_full(body.len())));
+            return id;
+        };
         match self.dispatch(id, name, head, body, remaining) {
             Ok(Some(immediate)) => self.finish(id, immediate),
-            Ok(None) => {}
+            Ok(None) => {
+                // Held until the operation completes and `finish` drops it.
+                self.sending.insert(id, charge);
+            }
             Err(error) => self.finish(id, Completion::failed(error)),
         }
         id
@@ -397,6 +439,14 @@ impl HostCalls {
 
 /// Completes a call that opens a connection, which is kept under the
 /// call's id.
+/// The failure of a call whose body the node's buffer account cannot hold.
+fn buffers_full(bytes: usize) -> OutboundError {
+    OutboundError::new(
+        "limit",
+        format!("the node holds as many buffered bytes as it may and cannot take {bytes} more now; try again"),
+    )
+}
+
 async fn opened(id: i32, call: BoxFuture<'static, Result<Connection, OutboundError>>) -> Completion {
     match call.await {
         Ok(connection) => {
@@ -514,6 +564,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         |mut caller: Caller<'_, RequestState>, (timeout_ms,): (f64,)| {
             Box::new(async move {
                 let state = caller.data_mut();
+                // Waiting is not running: the Function's turn goes to
+                // another of its busy guests meanwhile.
+                state.cpu.release();
                 let now = Instant::now();
                 if now >= state.deadline {
                     return Err(DeadlineExceeded.into());
@@ -555,7 +608,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         HOST_MODULE,
         "result_size",
         |mut caller: Caller<'_, RequestState>, id: i32, out: i32| -> wasmtime::Result<i32> {
-            let Some((head, body)) = caller.data().calls.results.get(&id) else {
+            let Some((head, body, _)) = caller.data().calls.results.get(&id) else {
                 return Ok(-1);
             };
             let mut sizes = [0u8; 8];
@@ -569,7 +622,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         HOST_MODULE,
         "result_read",
         |mut caller: Caller<'_, RequestState>, id: i32, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
-            let Some((head, body)) = caller.data_mut().calls.results.remove(&id) else {
+            let Some((head, body, _charge)) = caller.data_mut().calls.results.remove(&id) else {
                 return Ok(-1);
             };
             write_guest(&mut caller, head_ptr, &head)?;

@@ -17,9 +17,16 @@
 //! a request frame into a response frame or a typed failure. Outbound calls a Function makes are counted and bounded here
 //! (the `host` module) but performed by an [`Outbound`] implementation
 //! (`shoal-outbound`), and the connections a sandbox opens are kept here
-//! for as long as it lives; read-only mounts are WASI preopens.
+//! for as long as it lives; read-only mounts are WASI preopens. The shares
+//! sandboxes draw on are made by the node and handed in with the
+//! [`InvokeContext`]: a Function's cores ([`CpuShare`]) and the node's
+//! account of buffered bytes ([`BufferAccount`]).
 
+mod buffers;
+pub use buffers::{BufferAccount, BufferCharge};
 mod cache;
+mod cpu;
+pub use cpu::CpuShare;
 mod host;
 mod limits;
 pub use limits::deadline_after;
@@ -43,7 +50,7 @@ use wasmtime_wasi::{WasiCtxBuilder, p1::WasiP1Ctx};
 
 pub use cache::ModuleCache;
 pub use host::HOST_MODULE;
-use limits::{DeadlineExceeded, RequestLimiter};
+use limits::{DeadlineExceeded, GuestMemory, RequestLimiter};
 pub use outbound::{
     FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect, TlsOptions,
 };
@@ -61,8 +68,12 @@ const MAX_WASM_STACK: usize = 8 << 20;
 const ASYNC_STACK_HEADROOM: usize = 1 << 20;
 
 /// How often the epoch advances. Bounds how late a timeout fires and how
-/// long a busy guest holds a worker thread before yielding.
-pub const EPOCH_TICK: Duration = Duration::from_millis(5);
+/// long a busy guest holds a worker thread before yielding: a neighbour's
+/// request woken on that thread waits up to one tick, so the tick is what a
+/// busy tenant adds to a neighbour's tail latency (`shoal-bench
+/// isolation`). The ticker's cost is one wake-up per tick; a guest's cost
+/// is one yield per tick while it is busy.
+pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 
 /// Errors setting the runtime up or loading a module.
 #[derive(Debug, thiserror::Error)]
@@ -97,6 +108,13 @@ pub enum InvokeError {
         /// The limit in bytes.
         limit: usize,
     },
+    /// The node's memory for Functions ([`RuntimeConfig::max_guest_memory_bytes`])
+    /// is in use by other sandboxes: the request is refused, not the node.
+    #[error("the node's memory for Functions ({limit} bytes) is in use")]
+    NodeMemoryExhausted {
+        /// The node's limit in bytes.
+        limit: usize,
+    },
     /// The guest trapped or failed; the message is wasmtime's.
     #[error("the Function trapped: {0}")]
     Trap(String),
@@ -127,6 +145,10 @@ pub struct RuntimeConfig {
     /// then takes no page faults on the engine's heap. Costs RSS per warm
     /// pool slot; 0 unmaps everything.
     pub keep_resident_bytes: usize,
+    /// What all sandboxes together may grow their linear memory by, past
+    /// the engine's shared initial memory: the node-wide bound under each
+    /// Function's own limit. `usize::MAX`: no bound.
+    pub max_guest_memory_bytes: usize,
 }
 
 impl Default for RuntimeConfig {
@@ -138,6 +160,7 @@ impl Default for RuntimeConfig {
             copy_on_write: true,
             cache_dir: None,
             keep_resident_bytes: 8 << 20,
+            max_guest_memory_bytes: usize::MAX,
         }
     }
 }
@@ -215,6 +238,12 @@ pub struct InvokeContext {
     /// Connections the Function's sandboxes hold open, counted up and down
     /// by every sandbox this context starts (for the node's metrics).
     pub open_connections: Arc<std::sync::atomic::AtomicUsize>,
+    /// The cores the Function's busy guests share ([`CpuShare`]): every
+    /// sandbox this context starts draws on it.
+    pub cpu: CpuShare,
+    /// The node's account of buffered bytes, which outbound bodies and
+    /// results are charged to while the host holds them.
+    pub buffers: BufferAccount,
 }
 
 /// A host folder shown read-only inside the sandbox.
@@ -233,6 +262,7 @@ struct RequestState {
     deadline: Instant,
     calls: host::HostCalls,
     serving: Serving,
+    cpu: cpu::CpuTurn,
 }
 
 /// How a Function module gets the JavaScript engine.
@@ -276,6 +306,7 @@ pub struct Runtime {
     engine_image_bytes: usize,
     cache: Option<ModuleCache>,
     outbound: Option<Arc<dyn Outbound>>,
+    guest_memory: Arc<GuestMemory>,
     _ticker: EpochTicker,
 }
 
@@ -341,8 +372,15 @@ impl Runtime {
             engine_image_bytes,
             cache,
             outbound: None,
+            guest_memory: GuestMemory::new(config.max_guest_memory_bytes),
             _ticker: ticker,
         })
+    }
+
+    /// Bytes all sandboxes have grown their memory by now, and the bound
+    /// ([`RuntimeConfig::max_guest_memory_bytes`]).
+    pub fn guest_memory(&self) -> (usize, usize) {
+        (self.guest_memory.used(), self.guest_memory.limit())
     }
 
     /// Lets Functions make outbound HTTP requests through `outbound`
@@ -477,10 +515,11 @@ impl Runtime {
             &self.engine,
             RequestState {
                 wasi: WasiCtxBuilder::new().build_p1(),
-                limiter: RequestLimiter::new(1 << 30, shared.memory_bytes.clone()),
+                limiter: RequestLimiter::new(1 << 30, shared.memory_bytes.clone(), self.guest_memory.clone()),
                 deadline: Instant::now() + Duration::from_secs(120),
                 calls: host::HostCalls::new(None, FunctionIdentity::default(), OutboundLimits::default()),
                 serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
+                cpu: cpu::CpuTurn::new(CpuShare::default()),
             },
         );
         bound(&mut store);
@@ -532,6 +571,7 @@ impl Runtime {
             engine: self.engine.clone(),
             js_engine: self.js_engine.clone(),
             outbound: self.outbound.clone(),
+            guest_memory: self.guest_memory.clone(),
         }
     }
 }
@@ -542,6 +582,7 @@ struct SandboxParts {
     engine: Engine,
     js_engine: InstancePre<RequestState>,
     outbound: Option<Arc<dyn Outbound>>,
+    guest_memory: Arc<GuestMemory>,
 }
 
 impl SandboxParts {
@@ -578,7 +619,7 @@ impl SandboxParts {
             &self.engine,
             RequestState {
                 wasi: wasi.build_p1(),
-                limiter: RequestLimiter::new(memory_bytes, shared.memory_bytes.clone()),
+                limiter: RequestLimiter::new(memory_bytes, shared.memory_bytes.clone(), self.guest_memory.clone()),
                 // Set per request when the guest takes one.
                 deadline: started + Duration::from_secs(3600),
                 calls: host::HostCalls::new(
@@ -586,8 +627,10 @@ impl SandboxParts {
                     context.function.clone(),
                     OutboundLimits::default(),
                 )
-                .counting_connections(context.open_connections.clone()),
+                .counting_connections(context.open_connections.clone())
+                .charging(context.buffers.clone()),
                 serving: Serving::new(queue, log, shared),
+                cpu: cpu::CpuTurn::new(context.cpu.clone()),
             },
         );
         if let Some(error) = mount_error {
@@ -639,17 +682,23 @@ impl SandboxParts {
     }
 }
 
-/// Applies the store's memory limiter and its deadline, checked at every
-/// epoch tick.
+/// Applies the store's memory limiter, its deadline, checked at every
+/// epoch tick, and its Function's CPU share.
 fn bound(store: &mut Store<RequestState>) {
     store.limiter(|s| &mut s.limiter);
     store.set_epoch_deadline(1);
-    store.epoch_deadline_callback(|ctx| {
-        if Instant::now() >= ctx.data().deadline {
+    store.epoch_deadline_callback(|mut ctx| {
+        let state = ctx.data_mut();
+        if Instant::now() >= state.deadline {
             return Err(DeadlineExceeded.into());
         }
-        // Yield so one busy guest cannot starve the executor thread.
-        Ok(UpdateDeadline::Yield(1))
+        // Still running at a tick: the guest is busy and goes on only on
+        // one of its Function's turns; either way it yields, so one busy
+        // guest cannot starve the executor thread.
+        Ok(match state.cpu.next(state.deadline) {
+            cpu::Next::Run => UpdateDeadline::Yield(1),
+            cpu::Next::Wait(turn) => UpdateDeadline::YieldCustom(1, turn),
+        })
     });
 }
 
@@ -663,6 +712,11 @@ fn compile(engine: &Engine, cache: Option<&ModuleCache>, wasm: &[u8]) -> Result<
 fn classify(e: wasmtime::Error, store: &Store<RequestState>) -> InvokeError {
     if e.is::<DeadlineExceeded>() {
         return InvokeError::Timeout(store.data().serving.timeout());
+    }
+    if store.data().limiter.node_exhausted() {
+        return InvokeError::NodeMemoryExhausted {
+            limit: store.data().limiter.node_limit(),
+        };
     }
     if store.data().limiter.exceeded() {
         return InvokeError::MemoryExceeded {

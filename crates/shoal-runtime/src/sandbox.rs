@@ -364,6 +364,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         "next_request",
         |mut caller: Caller<'_, RequestState>, (out,): (i32,)| {
             Box::new(async move {
+                caller.data_mut().cpu.release();
                 let serving = &mut caller.data_mut().serving;
                 if let Some(current) = serving.current.take() {
                     let error = InvokeError::Trap("the Function asked for a request without answering one".into());

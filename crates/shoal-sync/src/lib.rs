@@ -3,7 +3,9 @@
 //! A node watches Functions in every namespace. Each one whose status names
 //! a built artifact (and is not scaled to zero) is put into the node's
 //! [`FunctionTable`] with its env resolved (ConfigMap and Secret references
-//! included) and its secretMounts written to the node's disk, and its module
+//! included, read through the Role the controller grants the node for that
+//! Function's references only) and its secretMounts written to the node's
+//! disk, and its module
 //! is pulled and precompiled ahead of the first request. Mounted Secrets are
 //! re-read periodically, so a changed Secret reaches the Function as a
 //! kubelet-projected volume does. What the node then serves is published in
@@ -11,6 +13,9 @@
 //! pod, so they go when it goes; only a shard that changed is rewritten);
 //! the controller reads them to fill each Function's EndpointSlice and
 //! Running condition.
+//!
+//! The node reports ready ([`NodeSync::load_gate`]) once every Function of
+//! the watch's first list is loaded or has failed to load.
 //!
 //! Functions are reconciled by kube's controller runtime (one pass at a
 //! time per Function, bounded concurrency, retries), so two changes seen
@@ -35,7 +40,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Client, ResourceExt};
 use shoal_api::Function;
 use shoal_api::cluster::{self, ServedFunction};
-use shoal_node::{FunctionConfig, FunctionDefaults, FunctionKey, FunctionTable, ModuleSource};
+use shoal_node::{FunctionConfig, FunctionDefaults, FunctionKey, FunctionTable, LoadGate, ModuleSource};
 use shoal_runtime::Mount;
 use tokio::sync::Notify;
 
@@ -99,6 +104,15 @@ pub enum SyncError {
     Load(#[from] shoal_node::LoadError),
 }
 
+/// A load error as the node publishes it for the controller: a missing
+/// artifact is marked so the controller builds it again.
+fn published_error(error: &SyncError) -> String {
+    match error {
+        SyncError::Load(shoal_node::LoadError::Missing(why)) => format!("{}: {why}", cluster::ARTIFACT_MISSING),
+        other => other.to_string(),
+    }
+}
+
 /// A Function the node was told to serve.
 struct Desired {
     /// The Function as last applied (mounted Secrets are refreshed from it).
@@ -124,6 +138,20 @@ pub struct NodeSync {
     /// What each status shard last published held: (served, errors).
     published: Mutex<BTreeMap<usize, (String, String)>>,
     changed: Notify,
+    /// The first list of Functions and how far the node got with it.
+    first_pass: Mutex<FirstPass>,
+    loaded: LoadGate,
+}
+
+/// The node is ready once every Function of the watch's first list has
+/// been put on it (loaded, or failed and reported): a Function that cannot
+/// load must not keep its node out of service.
+#[derive(Default)]
+struct FirstPass {
+    /// The first list, once the watch has delivered all of it.
+    listed: Option<BTreeSet<FunctionKey>>,
+    /// Functions whose first reconcile has finished.
+    done: BTreeSet<FunctionKey>,
 }
 
 impl NodeSync {
@@ -137,7 +165,40 @@ impl NodeSync {
             failures: Mutex::new(BTreeMap::new()),
             published: Mutex::new(BTreeMap::new()),
             changed: Notify::new(),
+            first_pass: Mutex::new(FirstPass::default()),
+            loaded: LoadGate::closed(),
         })
+    }
+
+    /// Opens once every Function the cluster had when the node started is
+    /// loaded or has failed to load: the node's readiness.
+    pub fn load_gate(&self) -> LoadGate {
+        self.loaded.clone()
+    }
+
+    /// Notes that `key`'s first reconcile finished, or (with `listed`) that
+    /// the watch's first list is complete, and opens the gate when both
+    /// cover every listed Function.
+    fn first_pass(&self, finished: Option<FunctionKey>, listed: Option<BTreeSet<FunctionKey>>) {
+        if self.loaded.is_open() {
+            return;
+        }
+        let mut pass = self.first_pass.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(key) = finished {
+            pass.done.insert(key);
+        }
+        if let Some(listed) = listed
+            && pass.listed.is_none()
+        {
+            pass.listed = Some(listed);
+        }
+        if let Some(listed) = &pass.listed
+            && listed.is_subset(&pass.done)
+        {
+            tracing::info!(functions = listed.len(), "the node has put every Function on it: ready");
+            self.loaded.let_through();
+            *pass = FirstPass::default();
+        }
     }
 
     /// Puts a Function on the node (or takes it off when it has no artifact
@@ -150,7 +211,7 @@ impl NodeSync {
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         let changed = match &result {
             Ok(()) => failures.remove(&key).is_some(),
-            Err(e) => failures.insert(key, (function, e.to_string())).is_none(),
+            Err(e) => failures.insert(key, (function, published_error(e))).is_none(),
         };
         drop(failures);
         if changed {
@@ -172,13 +233,14 @@ impl NodeSync {
         let mounts = self.secret_mounts(&function).await?;
         let runtime = function.runtime().to_string();
         let memory_limit = shoal_api::function_memory_limit(&function.spec) as usize;
+        let cpu_cores = FunctionConfig::cpu_cores_for(shoal_api::function_cpu_limit(&function.spec));
         let port = function
             .status
             .as_ref()
             .and_then(|s| s.serving_port)
             .and_then(|p| u16::try_from(p).ok())
             .filter(|p| *p > 0);
-        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{port:?}|{env:?}|{mounts:?}");
+        let fingerprint = format!("{artifact}|{runtime}|{memory_limit}|{cpu_cores}|{port:?}|{env:?}|{mounts:?}");
         let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
 
         let (unchanged, serving) = match self.lock().get(&key) {
@@ -194,6 +256,7 @@ impl NodeSync {
         let mut config = FunctionConfig::from_env(runtime, env, memory_limit, &self.config.defaults);
         config.mounts = mounts.clone();
         config.port = port;
+        config.cpu_cores = cpu_cores;
         let entry = self.table.upsert(
             key.clone(),
             config,
@@ -380,7 +443,9 @@ impl NodeSync {
             .run(
                 |function, this: Arc<Self>| async move {
                     let (namespace, name) = (function.namespace().unwrap_or_default(), function.name_any());
-                    match this.apply(function).await {
+                    let result = this.apply(function).await;
+                    this.first_pass(Some(FunctionKey::new(namespace.clone(), name.clone())), None);
+                    match result {
                         Ok(()) => Ok(Action::await_change()),
                         Err(e) => {
                             tracing::warn!(%namespace, %name, error = %e, "Function not served on this node");
@@ -414,12 +479,17 @@ impl NodeSync {
             }
             Ok(watcher::Event::InitDone) => {
                 let seen = listed.take().unwrap_or_default();
+                self.first_pass(None, Some(seen.clone()));
                 let gone: Vec<FunctionKey> = self.lock().keys().filter(|k| !seen.contains(k)).cloned().collect();
                 for key in gone {
                     self.remove(&key.namespace, &key.name);
                 }
             }
-            Ok(watcher::Event::Delete(f)) => self.remove(&f.namespace().unwrap_or_default(), &f.name_any()),
+            Ok(watcher::Event::Delete(f)) => {
+                self.remove(&f.namespace().unwrap_or_default(), &f.name_any());
+                // Gone before its first reconcile: nothing left to wait for.
+                self.first_pass(Some(key(f)), None);
+            }
             Ok(watcher::Event::Apply(_)) => {}
             Err(e) => tracing::warn!(error = %e, "watching Functions"),
         }

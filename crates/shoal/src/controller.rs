@@ -58,6 +58,16 @@ pub struct ControllerArgs {
     /// annotation names its own).
     #[arg(long, env = "SHOAL_NPMRC_SECRET")]
     npmrc_secret: Option<String>,
+    /// The node pods' ServiceAccount (in the controller's namespace): each
+    /// Function gets a Role letting it read exactly the Secrets and
+    /// ConfigMaps the Function references.
+    #[arg(long, env = "SHOAL_NODE_SERVICE_ACCOUNT")]
+    node_service_account: Option<String>,
+    /// A file with the key the in-cluster registry's gate checks build
+    /// tokens with: each build then gets a token for its own Function's
+    /// repository only.
+    #[arg(long, env = "SHOAL_REGISTRY_TOKEN_KEY_FILE")]
+    registry_token_key_file: Option<std::path::PathBuf>,
     /// Build Jobs allowed at once, cluster-wide.
     #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
     max_concurrent_builds: usize,
@@ -123,6 +133,13 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         build_preset: args.default_build_preset,
     };
     defaults.check().map_err(anyhow::Error::msg)?;
+    let registry_token_key = match &args.registry_token_key_file {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            Some(shoal_oci::token::TokenKey::new(&bytes).with_context(|| format!("the key in {}", path.display()))?)
+        }
+        None => None,
+    };
     let config = ControllerConfig {
         defaults: defaults.clone(),
         namespace: args.namespace.clone(),
@@ -140,6 +157,8 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         build_deadline: Duration::from_secs(args.build_deadline_secs),
         git_poll_interval: Duration::from_secs(args.git_poll_secs.max(1)),
         npmrc_secret: args.npmrc_secret.filter(|s| !s.is_empty()),
+        node_service_account: args.node_service_account.filter(|s| !s.is_empty()),
+        registry_token_key,
     };
     let client = kube::Client::try_default()
         .await

@@ -5,6 +5,7 @@ mod controller;
 mod engine;
 mod node;
 mod node_support;
+mod registry_gate;
 mod smoke;
 mod up;
 
@@ -31,6 +32,9 @@ enum Command {
     /// Check an installation: apply a hello Function, wait for Running, call it through its Service (`helm test`).
     #[command(name = "smoke-test")]
     SmokeTest(smoke::SmokeArgs),
+    /// Guard the in-cluster registry: let the node pods pull and each build
+    /// push its own Function's repository, nothing else.
+    RegistryGate(registry_gate::RegistryGateArgs),
     /// Print the Function CustomResourceDefinition (generated from the Rust types).
     Crd,
     /// Initialize a freshly built engine plugin and record it (used by
@@ -59,6 +63,7 @@ fn main() -> std::process::ExitCode {
             Command::Node(args) => node::run(args).await,
             Command::Controller(args) => controller::run(args).await,
             Command::Crd => controller::print_crd(),
+            Command::RegistryGate(args) => registry_gate::run(args).await,
             Command::SmokeTest(args) => smoke::run(args).await,
             Command::EngineInit(args) => engine::run(args).await,
         }

@@ -5,7 +5,7 @@ use std::{net::SocketAddr, sync::Arc};
 
 use anyhow::Context;
 use clap::Args;
-use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, ModuleSource, Node, TableConfig};
+use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, LoadGate, ModuleSource, Node, TableConfig};
 use shoal_oci::Credentials;
 
 use crate::node_support::{self, NodeArgs};
@@ -117,17 +117,19 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
                 secret_refresh_every: std::time::Duration::from_secs(args.secret_refresh_secs),
             },
         );
-        Some(tokio::spawn(sync.run(node_support::shutdown_signal())))
+        let gate = sync.load_gate();
+        Some((tokio::spawn(sync.run(node_support::shutdown_signal())), gate))
     } else {
         None
     };
-    let node = Node::new(table, node_support::node_config(&args.node));
+    let gate = sync.as_ref().map_or_else(LoadGate::open, |(_, gate)| gate.clone());
+    let node = Node::with_load_gate(table, node_support::node_config(&args.node), gate);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     tracing::info!(listen = %args.listen, functions = args.functions.len(), "node serving");
     node.serve(listener, node_support::shutdown_signal()).await?;
-    if let Some(sync) = sync {
+    if let Some((sync, _)) = sync {
         sync.abort();
     }
     Ok(())

@@ -29,9 +29,17 @@ pub struct NodeArgs {
     /// Connections the node holds at once.
     #[arg(long, env = "SHOAL_MAX_CONNECTIONS", default_value_t = 16_384)]
     pub max_connections: usize,
-    /// Request body bytes the node holds at once, across all Functions, in MB.
+    /// Bytes of bodies the node holds outside its sandboxes at once (inbound
+    /// request bodies, outbound bodies, outbound results until the guest
+    /// takes them), across all Functions, in MB.
     #[arg(long, env = "SHOAL_MAX_BUFFERED_BODY_MB", default_value_t = 512)]
     pub max_buffered_body_mb: usize,
+    /// What all sandboxes together may grow their memory by, in MB: the
+    /// node-wide bound under each Function's own memory limit. 0: half the
+    /// container's memory limit (its cgroup; the rest is the node's own,
+    /// its loaded modules' and the body buffers'), or no bound without one.
+    #[arg(long, env = "SHOAL_MAX_GUEST_MEMORY_MB", default_value_t = 0)]
+    pub max_guest_memory_mb: usize,
     /// Requests one Function may run at once before 503.
     #[arg(long, default_value_t = 64)]
     pub max_concurrency: usize,
@@ -162,9 +170,14 @@ impl NodeArgs {
 
 pub fn runtime(args: &NodeArgs, placement: Placement) -> anyhow::Result<Arc<Runtime>> {
     let cache_dir = args.cache_dir.clone().or_else(crate::build::default_cache_dir);
+    let max_guest_memory_bytes = match args.max_guest_memory_mb {
+        0 => container_memory_limit().map_or(usize::MAX, |limit| limit / 2),
+        mb => mb.saturating_mul(1 << 20),
+    };
     let config = RuntimeConfig {
         pool_instances: args.pool_instances,
         cache_dir,
+        max_guest_memory_bytes,
         ..RuntimeConfig::default()
     };
     let outbound = HttpOutbound::new(outbound_config(args, placement)?).context("setting up outbound HTTP")?;
@@ -177,6 +190,21 @@ fn patterns(list: &[String], what: &str) -> anyhow::Result<Vec<EgressRule>> {
         .filter(|p| !p.is_empty())
         .map(|p| p.parse::<EgressRule>().map_err(|e| anyhow::anyhow!("{what}: {e}")))
         .collect()
+}
+
+/// The memory limit of the container this process runs in (cgroup v2, or
+/// v1), if it has one.
+fn container_memory_limit() -> Option<usize> {
+    [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|path| std::fs::read_to_string(path).ok())
+    .and_then(|text| text.trim().parse::<u64>().ok())
+    // cgroup v1 says "no limit" with a number near 2^63.
+    .filter(|limit| *limit < 1 << 50)
+    .and_then(|limit| usize::try_from(limit).ok())
 }
 
 /// Where a node runs, which decides what its Functions may never reach.

@@ -302,6 +302,9 @@ pub fn function_config(source: &FunctionSource, node: &NodeArgs) -> Result<Funct
         memory_limit,
         &node.function_defaults(),
     );
+    if let Some(function) = &source.function {
+        config.cpu_cores = FunctionConfig::cpu_cores_for(shoal_api::function_cpu_limit(&function.spec));
+    }
     let secrets = source.origin.parent().unwrap_or(Path::new(".")).join(".secrets");
     for mount in source.function.iter().flat_map(|f| &f.spec.secret_mounts) {
         // A Secret's name, as Kubernetes allows it (a DNS-1123 subdomain):
