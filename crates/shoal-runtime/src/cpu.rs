@@ -10,10 +10,10 @@
 //! be *busy* (running WebAssembly through several epoch ticks without a
 //! pause) at the same time. A guest that answers or pauses within those
 //! ticks never touches it, so quick requests pay nothing; a busy guest must
-//! hold one of its Function's turns to go on, and hands it back at every tick
-//! (turns pass round-robin among the Function's busy guests, as a fair
-//! queue) and whenever it waits for I/O or its next request. The other
-//! guests of that Function wait, parked, off the executor: the Function gets
+//! hold one of its Function's turns to go on, and keeps it until it pauses
+//! (waits for I/O, a timer or its next request) or ends, as a Node.js
+//! process runs a callback to completion. The other busy guests of that
+//! Function wait, parked, off the executor: the Function gets
 //! its cores and no more, like a pod throttled at its limit.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,11 +24,9 @@ use futures::future::BoxFuture;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Epoch ticks a guest runs through without a pause before it counts as
-/// busy: 5 ms at the 1 ms tick. A cold start or a short burst stays free;
-/// a guest preempted by the OS for a tick is not taken for a busy one (on a
-/// loaded machine that would queue whole bursts of quick requests behind
-/// one turn).
-const BUSY_AFTER_TICKS: u32 = 5;
+/// busy: at the 1 ms tick, a guest that merely straddles one tick boundary
+/// stays free, one that runs a full millisecond takes a turn.
+const BUSY_AFTER_TICKS: u32 = 2;
 
 /// How many of one Function's guests may run at once once they are busy.
 /// Shared by every sandbox of that Function (clone it).
@@ -107,8 +105,8 @@ impl CpuTurn {
         }
     }
 
-    /// Called at every epoch tick the guest is still running: the turn it
-    /// held (if any) goes back to the queue and it takes the next one.
+    /// Called at every epoch tick the guest is still running: once it
+    /// counts as busy it needs a turn, which it keeps until it pauses.
     pub(crate) fn next(&mut self, deadline: Instant) -> Next {
         self.running_ticks = self.running_ticks.saturating_add(1);
         if self.running_ticks < self.share.busy_after_ticks {
@@ -119,9 +117,14 @@ impl CpuTurn {
             // Nothing can leave the slot half-written; take it as it is.
             Err(poisoned) => poisoned.into_inner(),
         };
-        // Released first, so a guest already queued for a turn gets it
-        // before this one can take it back.
-        held.take();
+        // A guest keeps its turn until it pauses, as a Node.js process runs
+        // a callback to completion: handing turns over at every tick would
+        // make a burst of guests crawl in lockstep, and on a loaded machine
+        // (where a tick can pass while the OS has the thread off the CPU)
+        // barely move at all.
+        if held.is_some() {
+            return Next::Run;
+        }
         if let Ok(permit) = self.share.turns.clone().try_acquire_owned() {
             *held = Some(permit);
             return Next::Run;
@@ -180,7 +183,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn turns_pass_round_robin_between_busy_guests_at_every_tick() {
+    async fn a_busy_guest_keeps_its_turn_until_it_pauses() {
         let share = CpuShare::new(1).busy_after(1);
         let mut first = CpuTurn::new(share.clone());
         let mut second = CpuTurn::new(share.clone());
@@ -190,13 +193,15 @@ mod tests {
             panic!("the second guest ran beside the first");
         };
         let waiter = tokio::spawn(waiting);
+        // Tick after tick the first runs on; the second stays parked.
+        for _ in 0..3 {
+            assert!(matches!(first.next(deadline), Next::Run));
+        }
         tokio::task::yield_now().await;
-        // The first guest reaches its next tick: it gives its turn up and
-        // queues behind the second.
-        let Next::Wait(_) = first.next(deadline) else {
-            panic!("a busy guest kept its turn while another of its Function waited");
-        };
+        assert!(!waiter.is_finished());
+        first.release();
         waiter.await.expect("the waiting guest's future");
+        assert!(matches!(second.next(deadline), Next::Run));
     }
 
     #[tokio::test]
