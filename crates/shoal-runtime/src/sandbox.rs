@@ -386,6 +386,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
                 let mut sizes = [0u8; 8];
                 sizes[..4].copy_from_slice(&(head.len() as u32).to_le_bytes());
                 sizes[4..].copy_from_slice(&(body.len() as u32).to_le_bytes());
+                state.cpu.begin_request();
                 state.deadline = crate::limits::deadline_after(job.limits.timeout);
                 state.serving.timeout = job.limits.timeout;
                 state.calls.begin_request(job.limits.outbound);
