@@ -180,13 +180,19 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    #[tokio::test]
-    async fn a_busy_guest_waits_while_its_functions_cores_are_taken_and_runs_when_one_is_released() {
-        let share = CpuShare::new(1).busy_after(1);
+    /// Two guests of a one-core Function, both serving a request.
+    fn two_guests(busy_after: u32) -> (CpuShare, CpuTurn, CpuTurn) {
+        let share = CpuShare::new(1).busy_after(busy_after);
         let mut first = CpuTurn::new(share.clone());
         first.begin_request();
         let mut second = CpuTurn::new(share.clone());
         second.begin_request();
+        (share, first, second)
+    }
+
+    #[tokio::test]
+    async fn a_busy_guest_waits_while_its_functions_cores_are_taken_and_runs_when_one_is_released() {
+        let (share, mut first, mut second) = two_guests(1);
         let deadline = Instant::now() + Duration::from_secs(5);
         assert!(matches!(first.next(deadline), Next::Run));
         let Next::Wait(waiting) = second.next(deadline) else {
@@ -204,11 +210,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_busy_guest_keeps_its_turn_until_it_pauses() {
-        let share = CpuShare::new(1).busy_after(1);
-        let mut first = CpuTurn::new(share.clone());
-        first.begin_request();
-        let mut second = CpuTurn::new(share.clone());
-        second.begin_request();
+        let (_, mut first, mut second) = two_guests(1);
         let deadline = Instant::now() + Duration::from_secs(5);
         assert!(matches!(first.next(deadline), Next::Run));
         let Next::Wait(waiting) = second.next(deadline) else {
@@ -228,11 +230,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiting_guest_gives_up_at_its_deadline() {
-        let share = CpuShare::new(1).busy_after(1);
-        let mut first = CpuTurn::new(share.clone());
-        first.begin_request();
-        let mut second = CpuTurn::new(share);
-        second.begin_request();
+        let (_, mut first, mut second) = two_guests(1);
         assert!(matches!(first.next(Instant::now() + Duration::from_secs(5)), Next::Run));
         let Next::Wait(waiting) = second.next(Instant::now() + Duration::from_millis(20)) else {
             panic!("the second guest ran beside the first");
@@ -244,11 +242,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_guest_is_busy_only_after_running_through_several_ticks_without_a_pause() {
-        let share = CpuShare::new(1).busy_after(3);
-        let mut first = CpuTurn::new(share.clone());
-        first.begin_request();
-        let mut second = CpuTurn::new(share.clone());
-        second.begin_request();
+        let (share, mut first, mut second) = two_guests(3);
         let deadline = Instant::now() + Duration::from_secs(5);
         for _ in 0..3 {
             assert!(matches!(first.next(deadline), Next::Run));
