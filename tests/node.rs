@@ -504,6 +504,63 @@ async fn outbound_bodies_are_charged_to_the_nodes_buffer_account() {
     server.abort();
 }
 
+/// A Function's answer waits in the node until its caller reads it; a
+/// tenant with slow readers of large answers held node memory nothing
+/// counted. The answer is charged to the buffer account until sent: a
+/// second one that does not fit gets 503, and once the first reader has
+/// taken its bytes the node answers again.
+#[tokio::test]
+async fn answers_waiting_for_slow_readers_are_charged_to_the_nodes_buffer_account() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    const ANSWER: usize = 24 << 20;
+    let node = TestNode::start(NodeConfig {
+        max_buffered_body_bytes: 32 << 20,
+        ..NodeConfig::default()
+    })
+    .await;
+    node.add(
+        "default",
+        "big",
+        "module.exports = { main() { return 'x'.repeat(24 * 1024 * 1024); } };",
+        FunctionConfig::default(),
+    )
+    .await;
+    let mut slow = tokio::net::TcpStream::connect(node.addr).await.unwrap();
+    slow.write_all(b"GET /default/big/ HTTP/1.1\r\nHost: node\r\n\r\n")
+        .await
+        .unwrap();
+    // The first bytes arrive; the reader then stops, with most of the
+    // answer still in the node.
+    let mut head = [0u8; 12];
+    slow.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    let r = send(empty(get(&node.url("/default/big/")))).await;
+    assert_eq!(r.status, 503, "a second 24 MiB answer fit beside the first in 32 MiB");
+    assert!(r.text().contains("too many responses"), "{}", r.text());
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(30), async {
+        let mut chunk = vec![0u8; 1 << 20];
+        while rest.len() < ANSWER {
+            let n = slow.read(&mut chunk).await.unwrap();
+            assert!(n > 0, "the connection closed after {} bytes", rest.len());
+            rest.extend_from_slice(&chunk[..n]);
+        }
+    })
+    .await;
+    assert!(read.is_ok(), "the slow reader's answer stalled");
+    assert!(rest.ends_with(b"xxxx"));
+    drop(slow);
+    let r = send(empty(get(&node.url("/default/big/")))).await;
+    assert_eq!(
+        r.status,
+        200,
+        "the first answer's bytes were not given back: {}",
+        r.text()
+    );
+    assert_eq!(r.body.len(), ANSWER);
+    node.stop().await;
+}
+
 /// Idle warm sandboxes used to keep their pool slots, so one Function's
 /// burst left a neighbour answering 503 "No capacity". Under pressure the
 /// least recently used idle sandbox gives its slot up.

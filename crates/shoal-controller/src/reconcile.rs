@@ -1099,13 +1099,19 @@ async fn build(
             .iter()
             .any(|(_, message)| message.starts_with(cluster::ARTIFACT_MISSING));
     if lost {
-        tracing::warn!(%namespace, %name, "the registry lost the Function's artifact; building it again");
-        // The rebuild's Job is cleaned up at rest like the first one.
-        ctx.jobs_cleaned.lock().unwrap_or_else(|p| p.into_inner()).remove(&(
+        // The rebuild's Job is cleaned up at rest like the first one. The
+        // nodes go on reporting the artifact missing until the rebuild is
+        // pushed and loaded: only the pass that starts it warns.
+        let starts = ctx.jobs_cleaned.lock().unwrap_or_else(|p| p.into_inner()).remove(&(
             namespace.clone(),
             name.clone(),
             hash.to_string(),
         ));
+        if starts {
+            tracing::warn!(%namespace, %name, "the registry lost the Function's artifact; building it again");
+        } else {
+            tracing::debug!(%namespace, %name, "the Function's artifact is being built again");
+        }
     }
     if status.status.build_hash.as_deref() == Some(hash) && status.status.artifact.is_some() && !lost {
         let cleaned = (namespace.clone(), name.clone(), hash.to_string());

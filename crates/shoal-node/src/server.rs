@@ -62,7 +62,8 @@ pub struct NodeConfig {
     /// all Functions: inbound request bodies (read before a Function's
     /// concurrency slot is taken, so slow senders cost memory, never a
     /// slot), outbound request bodies, and outbound responses and socket
-    /// reads until the guest takes them ([`shoal_runtime::BufferAccount`]).
+    /// reads until the guest takes them, and each Function's answer until
+    /// its caller has read it ([`shoal_runtime::BufferAccount`]).
     pub max_buffered_body_bytes: usize,
 }
 
@@ -515,7 +516,16 @@ impl Node {
                 return text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
             }
         };
-        build_response(&head, Bytes::copy_from_slice(body))
+        // The answer stays in the host until the caller has read it: it is
+        // held against the node's buffer account meanwhile, so slow readers
+        // of large answers cannot grow the node past it.
+        let Some(charge) = self.buffers.try_charge(body.len()) else {
+            tracing::warn!(function = %key, bytes = body.len(), limit = self.config.max_buffered_body_bytes, "the node holds as many buffered bytes as it may; the answer was dropped");
+            return busy("The node is sending too many responses; try again");
+        };
+        // The body is the frame's tail: shared with it, not copied.
+        let body = run.response.slice(run.response.len().saturating_sub(body.len())..);
+        build_response(&head, charge.attach(body))
     }
 
     /// Runs a request in a warm sandbox of the Function when it has an idle

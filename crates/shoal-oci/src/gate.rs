@@ -64,7 +64,8 @@ enum Access {
 /// The gate: decides, then forwards to the registry.
 pub struct Gate {
     config: GateConfig,
-    client: Client<HttpConnector, Incoming>,
+    /// One pooled client for forwarded requests and health checks alike.
+    client: Client<HttpConnector, GateBody>,
 }
 
 type GateBody = BoxBody<Bytes, hyper::Error>;
@@ -184,7 +185,7 @@ impl Gate {
         parts.uri = uri;
         // The registry behind trusts the gate; the caller's credentials stop here.
         parts.headers.remove(header::AUTHORIZATION);
-        match self.client.request(Request::from_parts(parts, body)).await {
+        match self.client.request(Request::from_parts(parts, body.boxed())).await {
             Ok(response) => response.map(|b| b.boxed()),
             Err(e) => {
                 tracing::warn!(error = %e, "the registry behind the gate did not answer");
@@ -198,10 +199,9 @@ impl Gate {
         let Ok(uri) = format!("http://{}/v2/", self.config.upstream).parse::<http::Uri>() else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR, "bad upstream");
         };
-        let client: Client<HttpConnector, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
-        let request = Request::get(uri).body(Full::default());
+        let request = Request::get(uri).body(Full::default().map_err(|never| match never {}).boxed());
         match request {
-            Ok(request) => match client.request(request).await {
+            Ok(request) => match self.client.request(request).await {
                 Ok(r) if r.status().is_success() => plain(StatusCode::OK, "OK"),
                 Ok(r) => plain(
                     StatusCode::SERVICE_UNAVAILABLE,

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Bytes the node may hold in buffers at once, shared by the server and
@@ -73,6 +74,16 @@ impl BufferCharge {
         Self(None)
     }
 
+    /// `data`, holding this charge until the last clone of the returned
+    /// bytes is dropped: however far the bytes travel (queued in an HTTP
+    /// connection's write buffer for a slow reader), they stay counted.
+    pub fn attach(self, data: Bytes) -> Bytes {
+        if self.0.is_none() {
+            return data;
+        }
+        Bytes::from_owner(Charged { data, _charge: self })
+    }
+
     /// Adds `more` to this charge (a body read in chunks).
     pub fn merge(&mut self, more: BufferCharge) {
         match (&mut self.0, more.0) {
@@ -80,6 +91,18 @@ impl BufferCharge {
             (slot @ None, more) => *slot = more,
             (Some(_), None) => {}
         }
+    }
+}
+
+/// Bytes with the charge for them.
+struct Charged {
+    data: Bytes,
+    _charge: BufferCharge,
+}
+
+impl AsRef<[u8]> for Charged {
+    fn as_ref(&self) -> &[u8] {
+        &self.data
     }
 }
 
@@ -101,5 +124,18 @@ mod tests {
             "a size past u32 is refused, not wrapped"
         );
         assert!(account.try_charge(0).is_some());
+    }
+
+    #[test]
+    fn attached_bytes_keep_their_charge_until_the_last_clone_is_dropped() {
+        let account = BufferAccount::new(100);
+        let charge = account.try_charge(5).expect("5 of 100");
+        let data = charge.attach(Bytes::from_static(b"hello"));
+        let tail = data.slice(1..);
+        drop(data);
+        assert_eq!(account.held(), 5, "a clone still holds the bytes");
+        assert_eq!(&tail[..], b"ello");
+        drop(tail);
+        assert_eq!(account.held(), 0);
     }
 }

@@ -692,12 +692,11 @@ fn bound(store: &mut Store<RequestState>) {
         if Instant::now() >= state.deadline {
             return Err(DeadlineExceeded.into());
         }
-        // Still running at a tick: the guest is busy and goes on only on
-        // one of its Function's turns; either way it yields, so one busy
-        // guest cannot starve the executor thread.
+        // Still running at a tick: a busy guest goes on only on one of
+        // its Function's turns; either way it yields, so one running guest
+        // cannot starve the executor thread.
         Ok(match state.cpu.next(state.deadline) {
-            cpu::Next::Run => UpdateDeadline::Yield(1),
-            cpu::Next::Wait(turn) => UpdateDeadline::YieldCustom(1, turn),
+            cpu::Next::Run(resume) | cpu::Next::Wait(resume) => UpdateDeadline::YieldCustom(1, resume),
         })
     });
 }

@@ -31,7 +31,8 @@ pub struct NodeArgs {
     pub max_connections: usize,
     /// Bytes of bodies the node holds outside its sandboxes at once (inbound
     /// request bodies, outbound bodies, outbound results until the guest
-    /// takes them), across all Functions, in MB.
+    /// takes them, answers until the caller has read them), across all
+    /// Functions, in MB.
     #[arg(long, env = "SHOAL_MAX_BUFFERED_BODY_MB", default_value_t = 512)]
     pub max_buffered_body_mb: usize,
     /// What all sandboxes together may grow their memory by, in MB: the
