@@ -1,7 +1,7 @@
 //! Builds through the real pipeline (npm, esbuild, javy-codegen): Kyma's
 //! documented lodash samples, and every kind of bad input with its message.
 
-use shoal_build::{BuildError, BuildInputs, Linking};
+use shoal_build::{BuildError, BuildInputs};
 use shoal_tests::{Req, build, builder, invoke, runtime};
 
 const LODASH_DEPS_CJS: &str =
@@ -41,16 +41,34 @@ export function main(event, context) {
 }
 
 #[tokio::test]
-async fn static_linking_builds_a_self_contained_module() {
-    let inputs = inputs("module.exports = { main: () => ({ linked: 'static' }) };", None);
-    let dynamic = builder().build(&inputs, Linking::Dynamic).await.unwrap();
-    let fixed = builder().build(&inputs, Linking::Static).await.unwrap();
-    // The static module carries the whole engine; the dynamic one only bytecode.
-    assert!(fixed.wasm.len() > 1_000_000, "static: {}", fixed.wasm.len());
-    assert!(dynamic.wasm.len() < 64 * 1024, "dynamic: {}", dynamic.wasm.len());
-    let module = runtime().load(&fixed.wasm).unwrap();
-    assert!(!module.is_dynamic());
-    assert_eq!(invoke(&module, Req::get("/")).await.text(), r#"{"linked":"static"}"#);
+async fn a_function_module_is_its_bytecode_importing_the_shared_engine() {
+    let built = builder()
+        .build(&inputs("module.exports = { main: () => ({ small: true }) };", None))
+        .await
+        .unwrap();
+    // The engine is not in the module: a node holds one for every Function.
+    assert!(built.wasm.len() < 64 * 1024, "{} bytes", built.wasm.len());
+    let module = runtime().load(&built.wasm).unwrap();
+    assert_eq!(invoke(&module, Req::get("/")).await.text(), r#"{"small":true}"#);
+    // A module that does not import the engine (here, an empty one) is not
+    // a Function module; nor is one importing anything else (the engine
+    // itself imports WASI and the host ABI).
+    let empty = runtime()
+        .load(b"\0asm\x01\0\0\0")
+        .err()
+        .expect("an empty module is refused");
+    assert!(
+        shoal_runtime::causes(&empty).contains("does not import the engine"),
+        "{empty:?}"
+    );
+    let engine = runtime()
+        .load(shoal_engine::ENGINE_WASM)
+        .err()
+        .expect("the engine alone is refused");
+    assert!(
+        shoal_runtime::causes(&engine).contains("may import only the engine"),
+        "{engine:?}"
+    );
 }
 
 fn inputs(source: &str, deps: Option<&str>) -> BuildInputs {
@@ -63,7 +81,7 @@ fn inputs(source: &str, deps: Option<&str>) -> BuildInputs {
 }
 
 async fn build_error(source: &str, deps: Option<&str>) -> BuildError {
-    match builder().build(&inputs(source, deps), Linking::Dynamic).await {
+    match builder().build(&inputs(source, deps)).await {
         Ok(_) => panic!("expected the build of {source:?} to fail"),
         Err(e) => e,
     }
@@ -89,10 +107,10 @@ async fn empty_source_is_refused() {
 async fn unknown_and_unserved_runtimes_are_refused() {
     let mut bad = inputs("module.exports = { main: () => 1 };", None);
     bad.runtime = "ruby33".into();
-    let e = builder().build(&bad, Linking::Dynamic).await.unwrap_err();
+    let e = builder().build(&bad).await.unwrap_err();
     assert!(e.to_string().contains("\"ruby33\" is unknown"), "{e}");
     bad.runtime = "python312".into();
-    let e = builder().build(&bad, Linking::Dynamic).await.unwrap_err();
+    let e = builder().build(&bad).await.unwrap_err();
     assert!(e.to_string().contains("Shoal runs Node.js Functions only"), "{e}");
 }
 
@@ -147,7 +165,7 @@ module.exports = { main() {
   try { future.open(); return 'opened'; } catch (e) { return e.code; }
 } };"#;
     let built = builder()
-        .build(&inputs(source, None), Linking::Dynamic)
+        .build(&inputs(source, None))
         .await
         .expect("an unknown built-in does not fail the build");
     assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
@@ -231,7 +249,7 @@ module.exports = {{ main() {{
         requires.join("\n")
     );
     let built = builder()
-        .build(&inputs(&source, None), Linking::Dynamic)
+        .build(&inputs(&source, None))
         .await
         .unwrap_or_else(|e| panic!("requiring every Node 22 built-in must build: {e}"));
     assert!(built.warnings.is_empty(), "{:?}", built.warnings);
@@ -301,7 +319,7 @@ async fn code_that_needs_its_env_while_loading_builds_with_a_warning_not_an_erro
     // Common in real Functions: configuration parsed at module load.
     let source = "const routes = JSON.parse(process.env.ROUTES);\nmodule.exports = { main: () => routes.length };";
     let built = builder()
-        .build(&inputs(source, None), Linking::Dynamic)
+        .build(&inputs(source, None))
         .await
         .expect("it builds: its env comes at run time");
     assert_eq!(built.warnings.len(), 1, "{:?}", built.warnings);
@@ -314,7 +332,7 @@ async fn code_that_needs_its_env_while_loading_builds_with_a_warning_not_an_erro
     // check runs in full.
     let env = std::collections::BTreeMap::from([("ROUTES".to_string(), "[1,2]".to_string())]);
     let checked = builder()
-        .build_with_env(&inputs(source, None), Linking::Dynamic, &env)
+        .build_with_env(&inputs(source, None), &env)
         .await
         .expect("builds");
     assert!(checked.warnings.is_empty(), "{:?}", checked.warnings);
@@ -348,7 +366,7 @@ module.exports = { main: () => ({
     let source = shoal_build::load_function(dir.path()).unwrap();
     let names: Vec<&str> = source.inputs.files.keys().map(String::as_str).collect();
     assert_eq!(names, ["data/items.json", "data/note.txt", "lib/sum.js"]);
-    let built = builder().build(&source.inputs, Linking::Dynamic).await.unwrap();
+    let built = builder().build(&source.inputs).await.unwrap();
     let module = runtime().load(&built.wasm).unwrap();
     let r = invoke(&module, Req::get("/")).await;
     assert_eq!(r.text(), r#"{"total":42,"note":"kept with the code","escaped":false}"#);
@@ -395,7 +413,7 @@ async fn build_from_git(
     let mut source = shoal_build::git_function(spec);
     let work = tempfile::tempdir().unwrap();
     shoal_build::fetch_git_source(&mut source, auth, work.path()).await?;
-    let built = builder().build(&source.inputs, Linking::Dynamic).await?;
+    let built = builder().build(&source.inputs).await?;
     let module = runtime().load(&built.wasm).unwrap();
     Ok(invoke(&module, Req::get("/")).await.text())
 }
@@ -570,7 +588,7 @@ exports.relative = () => require('./lib-cov/missing');"#,
         ],
     );
     let built = builder()
-        .build(&inputs, Linking::Dynamic)
+        .build(&inputs)
         .await
         .expect("the package's missing modules do not fail the build");
     for name in ["not-installed-b", "not-installed-c", "./lib-cov/missing"] {
@@ -663,9 +681,7 @@ exports.id = module.id;"#,
             ),
         ],
     );
-    let module = runtime()
-        .load(&builder().build(&inputs, Linking::Dynamic).await.unwrap().wasm)
-        .unwrap();
+    let module = runtime().load(&builder().build(&inputs).await.unwrap().wasm).unwrap();
     assert_eq!(
         invoke(&module, Req::get("/")).await.json(),
         serde_json::json!({
@@ -723,9 +739,7 @@ with (scope) { exports.withA = a; }"#,
             ),
         ],
     );
-    let module = runtime()
-        .load(&builder().build(&inputs, Linking::Dynamic).await.unwrap().wasm)
-        .unwrap();
+    let module = runtime().load(&builder().build(&inputs).await.unwrap().wasm).unwrap();
     assert_eq!(
         invoke(&module, Req::get("/")).await.json(),
         serde_json::json!({ "shared": "on the global object", "copied": "number", "withA": "from with", "strictThis": "undefined" })

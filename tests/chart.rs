@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use shoal_api::Function;
 use shoal_controller::{Context, ControllerConfig, NodeView};
 use shoal_tests::fake_kube::{Call, FakeKube, object_path};
+use shoal_tests::fake_watches::FakeWatches;
 
 const RELEASE_NS: &str = "shoal-system";
 const NON_DEFAULT: &str = "charts/shoal/ci/external-istio-values.yaml";
@@ -590,6 +591,8 @@ struct NodeAccess {
 async fn controller_calls(registry_secret: Option<&str>) -> (Vec<Call>, NodeAccess) {
     let fake = FakeKube::new();
     let (pods, mut pod_writer) = reflector::store::<Pod>();
+    let (children, watches) = FakeWatches::new(&fake);
+    let watches = std::sync::Mutex::new(watches);
     let ctx = Arc::new(Context::new(
         fake.client(),
         ControllerConfig {
@@ -604,6 +607,7 @@ async fn controller_calls(registry_secret: Option<&str>) -> (Vec<Call>, NodeAcce
             ..ControllerConfig::default()
         },
         NodeView::new(pods),
+        children,
     ));
     if let Some(name) = registry_secret {
         fake.put(json!({"apiVersion": "v1", "kind": "Secret",
@@ -638,6 +642,7 @@ async fn controller_calls(registry_secret: Option<&str>) -> (Vec<Call>, NodeAcce
     );
     let reconcile = |fake: &Arc<FakeKube>| {
         let function: Function = fake.get_as(&path).expect("function");
+        watches.lock().unwrap().sync();
         shoal_controller::reconcile(Arc::new(function), ctx.clone())
     };
     reconcile(&fake).await.expect("finalizer");
@@ -728,6 +733,7 @@ async fn controller_calls(registry_secret: Option<&str>) -> (Vec<Call>, NodeAcce
     );
     for _ in 0..2 {
         let function: Function = fake.get_as(&git_path).expect("function");
+        watches.lock().unwrap().sync();
         shoal_controller::reconcile(Arc::new(function), ctx.clone())
             .await
             .expect("git Function");

@@ -58,7 +58,7 @@ impl TestNode {
             runtime: "nodejs22".into(),
             files: Default::default(),
         };
-        let built = builder().build(&inputs, shoal_build::Linking::Dynamic).await.unwrap();
+        let built = builder().build(&inputs).await.unwrap();
         self.table.upsert(
             FunctionKey::new(ns, name),
             config,
@@ -567,7 +567,7 @@ async fn answers_waiting_for_slow_readers_are_charged_to_the_nodes_buffer_accoun
 #[tokio::test]
 async fn idle_warm_sandboxes_give_their_slots_up_under_pressure() {
     let two_slots = shoal_runtime::Runtime::new(&shoal_runtime::RuntimeConfig {
-        pool_instances: 2,
+        pool_slots: 2,
         cache_dir: Some(shoal_tests::workspace_root().join("target/shoal-test-cache")),
         ..shoal_runtime::RuntimeConfig::default()
     })
@@ -613,7 +613,7 @@ async fn idle_warm_sandboxes_give_their_slots_up_under_pressure() {
 #[tokio::test]
 async fn sandboxes_together_cannot_take_the_node_past_its_memory() {
     let small_node = shoal_runtime::Runtime::new(&shoal_runtime::RuntimeConfig {
-        pool_instances: 8,
+        pool_slots: 8,
         max_guest_memory_bytes: 96 << 20,
         cache_dir: Some(shoal_tests::workspace_root().join("target/shoal-test-cache")),
         ..shoal_runtime::RuntimeConfig::default()
@@ -937,8 +937,12 @@ async fn a_10_mb_body_gets_413() {
 #[tokio::test]
 async fn a_trapping_module_answers_500_and_the_node_lives_on() {
     let node = TestNode::start(NodeConfig::default()).await;
-    // Any module speaking the envelope can be served; this one traps at once.
-    let trap = br#"(module (memory (export "memory") 1) (func (export "_start") unreachable))"#.to_vec();
+    // A Function module (it imports the engine's memory) whose code traps
+    // at once: `(module (import "shoal_engine_v1" "memory" (memory 0))
+    // (func (export "_start") unreachable))`.
+    let mut trap = b"\0asm\x01\0\0\0\x01\x04\x01\x60\0\0\x02\x1b\x01\x0f".to_vec();
+    trap.extend_from_slice(shoal_engine::IMPORT_NAMESPACE.as_bytes());
+    trap.extend_from_slice(b"\x06memory\x02\0\0\x03\x02\x01\0\x07\x0a\x01\x06_start\0\0\x0a\x05\x01\x03\0\0\x0b");
     node.table.upsert(
         FunctionKey::new("default", "trap"),
         FunctionConfig::default(),
@@ -1014,13 +1018,7 @@ async fn idle_functions_are_evicted_beyond_the_budget_and_reload_on_demand() {
         runtime: "nodejs22".into(),
         files: Default::default(),
     };
-    let wasm = Arc::new(
-        builder()
-            .build(&inputs, shoal_build::Linking::Dynamic)
-            .await
-            .unwrap()
-            .wasm,
-    );
+    let wasm = Arc::new(builder().build(&inputs).await.unwrap().wasm);
     let a = table.upsert(
         FunctionKey::new("default", "a"),
         FunctionConfig::default(),
@@ -1068,11 +1066,7 @@ async fn functions_from_oci_artifacts_are_pulled_once_and_cached_by_digest() {
         runtime: "nodejs22".into(),
         files: Default::default(),
     };
-    let wasm = builder()
-        .build(&inputs, shoal_build::Linking::Dynamic)
-        .await
-        .unwrap()
-        .wasm;
+    let wasm = builder().build(&inputs).await.unwrap().wasm;
     let reference = format!("{}/functions/reg:v1", registry.address);
     let pushed = Registry::new(Transport::Http, Credentials::Anonymous)
         .push(&reference, &wasm, &ArtifactMetadata::default())
@@ -1130,11 +1124,7 @@ async fn wasm(source: &str) -> Vec<u8> {
         runtime: "nodejs22".into(),
         files: Default::default(),
     };
-    builder()
-        .build(&inputs, shoal_build::Linking::Dynamic)
-        .await
-        .unwrap()
-        .wasm
+    builder().build(&inputs).await.unwrap().wasm
 }
 
 #[tokio::test]

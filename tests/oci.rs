@@ -9,7 +9,6 @@ fn metadata() -> ArtifactMetadata {
         function: "default/hello".into(),
         source_hash: "abc123".into(),
         engine_version: shoal_engine_version(),
-        linking: "dynamic".into(),
     }
 }
 

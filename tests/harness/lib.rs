@@ -4,6 +4,7 @@
 
 pub mod admission;
 pub mod fake_kube;
+pub mod fake_watches;
 pub mod git_server;
 pub mod validation;
 
@@ -16,7 +17,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use shoal_build::{Builder, JsTools, Linking};
+use shoal_build::{Builder, JsTools};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
 use shoal_runtime::{FunctionModule, InvokeLimits, Runtime, RuntimeConfig};
 
@@ -32,7 +33,7 @@ pub fn runtime() -> Arc<Runtime> {
     RUNTIME
         .get_or_init(|| {
             let config = RuntimeConfig {
-                pool_instances: 64,
+                pool_slots: 64,
                 cache_dir: Some(workspace_root().join("target/shoal-test-cache")),
                 ..RuntimeConfig::default()
             };
@@ -69,7 +70,7 @@ pub async fn build(source: &str, dependencies: Option<&str>) -> FunctionModule {
         files: Default::default(),
     };
     let built = builder()
-        .build(&inputs, Linking::Dynamic)
+        .build(&inputs)
         .await
         .unwrap_or_else(|e| panic!("build failed: {e}"));
     runtime().load(&built.wasm).expect("loading the built module")
@@ -175,21 +176,22 @@ pub async fn invoke(module: &FunctionModule, req: Req) -> Resp {
         },
         env: req.env,
     };
-    let frame = shoal_envelope::encode(&head, &req.body);
+    let request = shoal_runtime::GuestRequest::new(&head, req.body.into());
     let limits = InvokeLimits {
         timeout: Duration::from_secs(10),
         ..InvokeLimits::default()
     };
-    let run = runtime().invoke(module, frame.into(), limits).await;
+    let run = runtime().invoke(module, request, limits).await;
     let logs = String::from_utf8_lossy(&run.logs).into_owned();
-    if let Some(e) = run.error {
+    if let Some(e) = &run.error {
         panic!("invocation failed: {e}\n{logs}");
     }
-    let (head, body): (ResponseHead, _) =
-        shoal_envelope::decode(&run.response).unwrap_or_else(|e| panic!("bad response frame: {e}\n{logs}"));
+    let head: ResponseHead = run
+        .response_head()
+        .unwrap_or_else(|e| panic!("bad response head: {e}\n{logs}"));
     Resp {
         status: head.status,
-        body: body.to_vec(),
+        body: run.body.to_vec(),
         head,
         logs,
     }

@@ -255,7 +255,7 @@ pub struct Condition {
     #[serde(rename = "type")]
     pub type_: String,
     /// True, False or Unknown.
-    pub status: String,
+    pub status: ConditionStatus,
     /// Machine-readable reason (Kyma's names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -266,6 +266,99 @@ pub struct Condition {
     /// When the status last changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
+}
+
+/// A condition's status, as Kubernetes spells it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, JsonSchema)]
+pub enum ConditionStatus {
+    /// The condition holds.
+    True,
+    /// It does not, and the reason says why.
+    False,
+    /// Not known yet: work is under way (a build running, nodes loading).
+    #[default]
+    Unknown,
+}
+
+impl ConditionStatus {
+    /// The status as written in the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::True => "True",
+            Self::False => "False",
+            Self::Unknown => "Unknown",
+        }
+    }
+
+    /// Reads the status of any Kubernetes condition (a Pod's, a Job's),
+    /// whose status is a plain string: anything but True or False is
+    /// Unknown.
+    pub fn parse(status: &str) -> Self {
+        match status {
+            "True" => Self::True,
+            "False" => Self::False,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+impl std::fmt::Display for ConditionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for ConditionStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// Why a condition has its status: the names Kyma's Function controller
+/// writes where Shoal does the same thing (tools and dashboards built for
+/// Kyma read them), and Shoal's own where Kyma has no such state.
+pub mod reason {
+    /// ConfigurationReady True: the source was stored for the first time.
+    pub const CONFIG_MAP_CREATED: &str = "ConfigMapCreated";
+    /// ConfigurationReady True: the stored source was updated.
+    pub const CONFIG_MAP_UPDATED: &str = "ConfigMapUpdated";
+    /// ConfigurationReady True: a Git source resolved to a commit.
+    pub const SOURCE_UPDATED: &str = "SourceUpdated";
+    /// ConfigurationReady False: the source could not be read or stored.
+    pub const SOURCE_UPDATE_FAILED: &str = "SourceUpdateFailed";
+    /// ConfigurationReady False: the spec is invalid.
+    pub const INVALID_FUNCTION_SPEC: &str = "InvalidFunctionSpec";
+    /// BuildReady Unknown: the build Job was created.
+    pub const JOB_CREATED: &str = "JobCreated";
+    /// BuildReady Unknown: the build Job is running.
+    pub const JOB_RUNNING: &str = "JobRunning";
+    /// BuildReady True: the module is built and pushed.
+    pub const JOB_FINISHED: &str = "JobFinished";
+    /// BuildReady False: the build failed.
+    pub const JOB_FAILED: &str = "JobFailed";
+    /// BuildReady Unknown (Shoal): every build slot is taken.
+    pub const JOB_QUEUED: &str = "JobQueued";
+    /// BuildReady False (Shoal): a Job with the build's name exists but
+    /// the Function does not own it.
+    pub const JOB_NOT_OWNED: &str = "JobNotOwned";
+    /// Running Unknown: waiting for the first build, or for nodes to load it.
+    pub const DEPLOYMENT_WAITING: &str = "DeploymentWaiting";
+    /// Running True: the nodes serve the Function.
+    pub const DEPLOYMENT_READY: &str = "DeploymentReady";
+    /// Running True: the nodes serve the previous build while they load
+    /// the new one.
+    pub const DEPLOYMENT_UPDATED: &str = "DeploymentUpdated";
+    /// Running False: a node cannot load the Function.
+    pub const DEPLOYMENT_FAILED: &str = "DeploymentFailed";
+    /// Running False: no node server is ready.
+    pub const MIN_REPLICAS_NOT_AVAILABLE: &str = "MinReplicasNotAvailable";
+    /// Running False: the Service or its EndpointSlice could not be written.
+    pub const SERVICE_FAILED: &str = "ServiceFailed";
+    /// Running False (Shoal): the node pods could not be given read access
+    /// to what the Function references.
+    pub const NODE_ACCESS_FAILED: &str = "NodeAccessFailed";
+    /// Running False (Shoal): every serving port is taken.
+    pub const SERVING_PORT_UNAVAILABLE: &str = "ServingPortUnavailable";
 }
 
 /// Condition types.

@@ -136,7 +136,7 @@ pub async fn serve_node(args: ServeNodeArgs) -> anyhow::Result<()> {
     let config = RuntimeConfig {
         pooling: args.pooling,
         copy_on_write: args.cow,
-        pool_instances: 1000,
+        pool_slots: 1000,
         cache_dir: Some(args.cache_dir),
         keep_resident_bytes: if args.keep_resident {
             RuntimeConfig::default().keep_resident_bytes

@@ -7,7 +7,7 @@
 use std::{path::Path, sync::Arc, time::Duration};
 
 use anyhow::Context;
-use shoal_build::{Builder, JsTools, Linking};
+use shoal_build::{Builder, JsTools};
 use shoal_runtime::{Runtime, RuntimeConfig};
 
 const MARKER: &str = "fn-000000000000";
@@ -32,7 +32,7 @@ pub fn name(i: usize) -> String {
 }
 
 /// Writes `count` modules `fn-NNNNN.wasm` into `dir`.
-pub async fn functions(dir: &Path, count: usize, linking: Linking) -> anyhow::Result<Template> {
+pub async fn functions(dir: &Path, count: usize) -> anyhow::Result<Template> {
     let runtime = Arc::new(Runtime::new(&RuntimeConfig {
         pooling: false,
         ..RuntimeConfig::default()
@@ -44,7 +44,7 @@ pub async fn functions(dir: &Path, count: usize, linking: Linking) -> anyhow::Re
         runtime: "nodejs22".into(),
         files: Default::default(),
     };
-    let built = builder.build(&inputs, linking).await?;
+    let built = builder.build(&inputs).await?;
     let wasm = built.wasm;
     let at: Vec<usize> = wasm
         .windows(MARKER.len())
@@ -92,7 +92,7 @@ pub async fn handlers(dir: &Path, hello_dir: &Path) -> anyhow::Result<()> {
             runtime: "nodejs22".into(),
             files: Default::default(),
         };
-        let built = builder.build(&inputs, Linking::Dynamic).await?;
+        let built = builder.build(&inputs).await?;
         std::fs::write(dir.join(format!("{}.wasm", name(i))), &built.wasm)?;
     }
     Ok(())
@@ -172,7 +172,7 @@ mod tests {
             files: Default::default(),
         };
         let wasm = Builder::new(JsTools::locate(), runtime)
-            .build(&inputs, Linking::Dynamic)
+            .build(&inputs)
             .await
             .unwrap()
             .wasm;

@@ -129,14 +129,14 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }),
         Command::Generate { dir, count } => runtime
-            .block_on(generate::functions(&dir, count, shoal_build::Linking::Dynamic))
+            .block_on(generate::functions(&dir, count))
             .map(|_| ()),
     }
 }
 
 async fn inside() -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
-    generate::functions(work.path(), 1, shoal_build::Linking::Dynamic).await?;
+    generate::functions(work.path(), 1).await?;
     let inside = measure::inside_server(work.path()).await?;
     println!("{inside:#?}");
     Ok(())
@@ -152,7 +152,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
     eprintln!("== building the hello-world template (javy-codegen) ...");
     let max = args.counts.iter().copied().max().unwrap_or(0).max(100);
     let dynamic_dir = work.path().join("dynamic");
-    let template = generate::functions(&dynamic_dir, max, shoal_build::Linking::Dynamic).await?;
+    let template = generate::functions(&dynamic_dir, max).await?;
     report.build = Some(template.clone());
 
     eprintln!("== in-process: time inside the server for hello world ...");
@@ -171,9 +171,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         node.stop();
     }
 
-    eprintln!("== variants at 100 Functions: pooling/copy-on-write off, static linking ...");
-    let static_dir = work.path().join("static");
-    generate::functions(&static_dir, 20, shoal_build::Linking::Static).await?;
+    eprintln!("== variants at 100 Functions: pooling/copy-on-write off, no warm sandboxes ...");
     for (name, dir, count, variant) in [
         (
             "dynamic, pooling + CoW (default)",
@@ -209,12 +207,6 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 warm: false,
                 ..Default::default()
             },
-        ),
-        (
-            "static linking, pooling + CoW",
-            &static_dir,
-            20,
-            children::Variant::default(),
         ),
     ] {
         let node = children::Child::node(dir, count, variant).await?;

@@ -164,7 +164,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 /// Server-side time of hello-world requests, in this process.
 pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
     let runtime = Arc::new(Runtime::new(&RuntimeConfig {
-        pool_instances: 16,
+        pool_slots: 16,
         ..RuntimeConfig::default()
     })?);
     let wasm = Arc::new(std::fs::read(dir.join(format!("{}.wasm", generate::name(0))))?);
@@ -192,13 +192,16 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
     let module = runtime.load(&wasm)?;
     let head = serde_json::json!({"v": 1, "method": "GET", "path": "/", "query": "", "headers": [], "env": {},
         "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
-    let frame = Bytes::from(shoal_envelope::encode(&head, b""));
+    let request = shoal_runtime::GuestRequest {
+        head: Bytes::from(head.to_string()),
+        body: Bytes::new(),
+    };
     let limits = shoal_runtime::InvokeLimits::default();
-    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_bytes);
+    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_limit);
     let mut warm_run = Vec::new();
     for i in 0..3000 {
         let r = sandbox
-            .invoke(frame.clone(), limits.request())
+            .invoke(request.clone(), limits.request())
             .await
             .map_err(|_| anyhow::anyhow!("the warm sandbox ended"))?;
         anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
@@ -212,7 +215,7 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
     let (mut inst, mut run) = (Vec::new(), Vec::new());
     let faults_before = minor_faults();
     for _ in 0..2000 {
-        let r = runtime.invoke(&module, frame.clone(), limits).await;
+        let r = runtime.invoke(&module, request.clone(), limits).await;
         anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
         inst.push(r.instantiate_time);
         run.push(r.run_time);

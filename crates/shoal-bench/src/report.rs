@@ -59,7 +59,7 @@ impl Report {
         if let Some(b) = &self.build {
             let _ = writeln!(
                 o,
-                "Hello-world module (dynamic linking): {} bytes, built in {:.2} s.\n",
+                "Hello-world module: {} bytes, built in {:.2} s.\n",
                 b.module_bytes,
                 b.build_time.as_secs_f64()
             );

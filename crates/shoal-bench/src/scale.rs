@@ -27,6 +27,7 @@ use shoal_api::{Function, condition};
 use shoal_controller::reconcile::{NodePodChanges, RECONCILE_CONCURRENCY};
 use shoal_controller::{Context, ControllerConfig, NodeView};
 use shoal_tests::fake_kube::{Call, FakeKube, object_path};
+use shoal_tests::fake_watches::FakeWatches;
 
 const NAMESPACES: usize = 10;
 const SYSTEM: &str = "shoal-system";
@@ -54,6 +55,9 @@ pub struct ScaleResult {
 struct Sim {
     fake: Arc<FakeKube>,
     ctx: Arc<Context>,
+    /// The controller's watches of what it made, caught up before each
+    /// round of passes.
+    watches: FakeWatches,
     pods: Writer<Pod>,
     pod_changes: NodePodChanges,
     /// What each node pod serves, as it publishes it.
@@ -69,6 +73,7 @@ impl Sim {
     fn new(functions: usize) -> Self {
         let fake = FakeKube::new();
         let (pod_store, pods) = reflector::store::<Pod>();
+        let (children, watches) = FakeWatches::new(&fake);
         let ctx = Arc::new(Context::new(
             fake.client(),
             ControllerConfig {
@@ -79,10 +84,12 @@ impl Sim {
                 ..ControllerConfig::default()
             },
             NodeView::new(pod_store),
+            children,
         ));
         Self {
             fake,
             ctx,
+            watches,
             pods,
             pod_changes: NodePodChanges::default(),
             served: BTreeMap::new(),
@@ -165,6 +172,7 @@ impl Sim {
     /// (a finalizer or status write is a watch event too).
     async fn reconcile(&mut self, queue: BTreeSet<Id>) -> BTreeSet<Id> {
         self.reconciles += queue.len();
+        self.watches.sync();
         let fake = self.fake.clone();
         let ctx = self.ctx.clone();
         futures::stream::iter(queue)
@@ -278,7 +286,7 @@ impl Sim {
                 f.status.as_ref().is_some_and(|s| {
                     s.conditions
                         .iter()
-                        .any(|c| c.type_ == condition::RUNNING && c.status == "True")
+                        .any(|c| c.type_ == condition::RUNNING && c.status == shoal_api::ConditionStatus::True)
                 })
             })
             .count()

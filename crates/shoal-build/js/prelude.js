@@ -3,14 +3,14 @@
 //
 // Contract: a sandbox serves one request or, when the node keeps it warm,
 // many requests one after another. The prelude and the Function's module
-// top-level run once per sandbox; for each request frame the host hands over
-// (`__shoal_host.nextRequest`) it builds Kyma's `event` and `context`, calls
-// `main(event, context, sendResponse)`, awaits it, maps the outcome to
-// status/headers/body exactly as Kyma's Node.js runtime does, and hands one
-// response frame back (`__shoal_host.respond`). Module-level state therefore
-// lives as long as the sandbox, as it lives as long as the pod in Kyma. The
-// frame layout is described in wit/shoal-function.wit (u32 LE head length,
-// head JSON, raw body).
+// top-level run once per sandbox; for each request the host hands over
+// (`__shoal_host.nextRequest`: its head as JSON and its body as bytes) it
+// builds Kyma's `event` and `context`, calls `main(event, context,
+// sendResponse)`, awaits it, maps the outcome to status/headers/body exactly
+// as Kyma's Node.js runtime does, and hands the response head and body back
+// (`__shoal_host.respond`). Module-level state therefore lives as long as
+// the sandbox, as it lives as long as the pod in Kyma. The host ABI under
+// these calls is declared in crates/shoal-engine/src/abi.rs.
 //
 // Importing this module installs the globals Node.js code expects to exist
 // before the handler's own top-level code runs (process.env, timers).

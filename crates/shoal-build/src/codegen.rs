@@ -1,17 +1,14 @@
 //! From a bundle to a Function module, and the engine's own initialization.
 //!
-//! A dynamically linked module (the default) is small and written here: the
-//! bundle's QuickJS bytecode in a passive data segment and a `_start` that
-//! copies it into the engine's memory and calls the engine's `invoke`, the
-//! layout javy-codegen gives such modules. The bytecode comes from the
-//! node's own runtime ([`Runtime::compile_js`]), whose compiled engine is
-//! cached, so a build does not compile the 2 MB engine with Cranelift as
-//! javy-codegen does on every call. Static linking (the engine copied into
-//! every module) still goes through javy-codegen.
+//! A Function module is small and written here: the bundle's QuickJS
+//! bytecode in a passive data segment and a `_start` that copies it into
+//! the engine's memory and calls the engine's `invoke`. It imports the
+//! engine (one instance per sandbox, compiled once per node), so a module is
+//! a few kilobytes and a node holds one engine for thousands of Functions.
+//! The bytecode comes from the node's own runtime ([`Runtime::compile_js`]),
+//! whose compiled engine is cached, so a build does not compile the 2 MB
+//! engine again.
 
-use std::borrow::Cow;
-
-use javy_codegen::{Generator, JS, LinkingKind, Plugin, SourceEmbedding};
 use wasmtime::{Engine, Linker, Store};
 use wasmtime_wasi::WasiCtxBuilder;
 use wasmtime_wizer::Wizer;
@@ -22,20 +19,18 @@ use wasm_encoder::{
     ImportSection, MemoryType, Module, ProducersField, ProducersSection, TypeSection, ValType,
 };
 
-use crate::{BuildError, Linking};
+use crate::BuildError;
+
+/// The engine's exports a Function module and the builder use.
+const ENGINE_EXPORTS: [&str; 4] = ["memory", "cabi_realloc", "invoke", "compile-src"];
 
 /// Compiles a bundled ES module to a Wasm module.
-pub(crate) async fn generate(runtime: &Runtime, bundle: &str, linking: Linking) -> Result<Vec<u8>, BuildError> {
-    match linking {
-        Linking::Dynamic => {
-            let bytecode = runtime.compile_js(bundle.as_bytes()).await.map_err(|e| match e {
-                RuntimeError::JsCompile(message) => BuildError::Compile(clean_javy_error(&message)),
-                other => BuildError::Compile(format!("{other:#}")),
-            })?;
-            Ok(dynamic_module(&bytecode))
-        }
-        Linking::Static => generate_static(bundle).await,
-    }
+pub(crate) async fn generate(runtime: &Runtime, bundle: &str) -> Result<Vec<u8>, BuildError> {
+    let bytecode = runtime.compile_js(bundle.as_bytes()).await.map_err(|e| match e {
+        RuntimeError::JsCompile(message) => BuildError::Compile(clean_engine_error(&message)),
+        other => BuildError::Compile(shoal_runtime::causes(&other)),
+    })?;
+    Ok(dynamic_module(&bytecode))
 }
 
 /// A module that runs `bytecode` on the engine it imports from
@@ -116,34 +111,16 @@ fn dynamic_module(bytecode: &[u8]) -> Vec<u8> {
     module.finish()
 }
 
-/// A statically linked module, through javy-codegen.
-async fn generate_static(bundle: &str) -> Result<Vec<u8>, BuildError> {
-    let plugin = Plugin::new(Cow::Borrowed(shoal_engine::ENGINE_WASM))
-        .map_err(|e| BuildError::Compile(format!("the committed engine is not a valid Javy plugin: {e}")))?;
-    let mut generator = Generator::new(plugin);
-    generator
-        .linking(LinkingKind::Static)
-        // The bundle is rebuilt from the Function's source on demand; keeping
-        // a copy in every module only costs node memory.
-        .source_embedding(SourceEmbedding::Omitted)
-        // Fixed clocks and randomness while Wizer snapshots a static module:
-        // the same bundle must give the same bytes (and artifact digest).
-        .deterministic(true)
-        .producer_version(shoal_engine::engine_version().to_string());
-    generator
-        .generate(&JS::from_string(bundle.to_string()))
-        .await
-        .map_err(|e| BuildError::Compile(clean_javy_error(&format!("{e:#}"))))
-}
-
-fn clean_javy_error(message: &str) -> String {
-    // Javy names every script "function.mjs"; the bundle is what it compiled.
+fn clean_engine_error(message: &str) -> String {
+    // The engine names every script "function.mjs"; the bundle is what it
+    // compiled.
     message.replace("function.mjs", "bundle.js")
 }
 
-/// Initializes a freshly built engine plugin, as `javy init-plugin` does: runs
-/// its `initialize-runtime` export under Wizer and keeps the export, which
-/// javy-codegen re-runs for static linking. Used by `build-engine.sh`.
+/// Initializes a freshly built engine plugin, as `javy init-plugin` does:
+/// runs its `initialize-runtime` export under Wizer (and keeps the export,
+/// as Javy's plugin format expects), then checks the result has what
+/// Function modules and the builder use. Used by `build-engine.sh`.
 pub async fn init_engine(raw: &[u8]) -> Result<Vec<u8>, BuildError> {
     let engine = Engine::default();
     let wasi = WasiCtxBuilder::new().inherit_stderr().build_p1();
@@ -159,7 +136,14 @@ pub async fn init_engine(raw: &[u8]) -> Result<Vec<u8>, BuildError> {
         })
         .await
         .map_err(|e| BuildError::Compile(format!("initializing the engine under Wizer: {e:#}")))?;
-    Plugin::new(Cow::Owned(wasm.clone()))
-        .map_err(|e| BuildError::Compile(format!("javy-codegen refuses the initialized engine: {e:#}")))?;
+    let initialized = wasmtime::Module::new(&engine, &wasm)
+        .map_err(|e| BuildError::Compile(format!("the initialized engine does not load: {e:#}")))?;
+    for name in ENGINE_EXPORTS {
+        if initialized.get_export(name).is_none() {
+            return Err(BuildError::Compile(format!(
+                "the initialized engine does not export {name}"
+            )));
+        }
+    }
     Ok(wasm)
 }

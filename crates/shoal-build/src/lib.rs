@@ -3,14 +3,15 @@
 //! The pipeline, in order: check the inputs ([`shoal_api`] rules); install
 //! the package.json's dependencies with npm; bundle the handler, its
 //! dependencies and Shoal's prelude (`js/prelude.js`, the Kyma handler
-//! contract) into one ES module with esbuild; compile that to a Wasm module
-//! with javy-codegen against Shoal's engine; and run the result once in
-//! wasmtime to prove it exports a `main` function.
+//! contract) into one ES module with esbuild; compile that to QuickJS
+//! bytecode with Shoal's engine and write a small Wasm module carrying it
+//! (it imports the engine); and run the result once in wasmtime to prove it
+//! exports a `main` function.
 //!
 //! A Function's code comes from a file, a folder, Kyma YAML, or a Git
 //! repository ([`git`]: one commit fetched with the `git` command).
 //!
-//! This crate owns the JavaScript side of the envelope (the prelude) and the
+//! This crate owns the JavaScript side of the host ABI (the prelude) and the
 //! build. It does not push artifacts (`shoal-oci`) or serve (`shoal-node`).
 
 mod bundle;
@@ -36,36 +37,6 @@ pub use source::{
     static_env,
 };
 
-/// How the generated module gets the JavaScript engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Linking {
-    /// A small module importing the node's shared engine (the default).
-    #[default]
-    Dynamic,
-    /// A self-contained module with its own copy of the engine.
-    Static,
-}
-
-impl std::str::FromStr for Linking {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "dynamic" => Ok(Self::Dynamic),
-            "static" => Ok(Self::Static),
-            other => Err(format!("linking must be dynamic or static, not {other:?}")),
-        }
-    }
-}
-
-impl std::fmt::Display for Linking {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Dynamic => "dynamic",
-            Self::Static => "static",
-        })
-    }
-}
-
 /// Why a build failed. Every message is meant for the Function's author.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
@@ -82,7 +53,7 @@ pub enum BuildError {
     /// file:line:column).
     #[error("{0}")]
     Bundle(String),
-    /// Javy could not compile the bundle.
+    /// The engine could not compile the bundle.
     #[error("compiling JavaScript to Wasm failed: {0}")]
     Compile(String),
     /// The module does not export a usable `main`.
@@ -92,7 +63,7 @@ pub enum BuildError {
     #[error("build tooling: {0}")]
     Tooling(String),
     /// Reading or writing build files failed.
-    #[error("I/O: {0}")]
+    #[error("reading or writing build files failed")]
     Io(#[from] std::io::Error),
     /// The Git source could not be had.
     #[error("the Git source could not be fetched")]
@@ -102,10 +73,9 @@ pub enum BuildError {
 /// A built Function module.
 #[derive(Debug, Clone)]
 pub struct BuiltFunction {
-    /// The Wasm module.
+    /// The Wasm module: the bundle's bytecode, importing the node's shared
+    /// engine.
     pub wasm: Vec<u8>,
-    /// How it links to the engine.
-    pub linking: Linking,
     /// [`BuildInputs::hash`] of what it was built from.
     pub source_hash: String,
     /// The engine it runs on ([`shoal_engine::engine_version`]).
@@ -150,8 +120,8 @@ impl Builder {
     ///
     /// # Errors
     /// A [`BuildError`] saying what is wrong with the Function or the tools.
-    pub async fn build(&self, inputs: &BuildInputs, linking: Linking) -> Result<BuiltFunction, BuildError> {
-        self.build_with_env(inputs, linking, &BTreeMap::new()).await
+    pub async fn build(&self, inputs: &BuildInputs) -> Result<BuiltFunction, BuildError> {
+        self.build_with_env(inputs, &BTreeMap::new()).await
     }
 
     /// Builds one Function, loading it for the check with `env` (its plain
@@ -163,7 +133,6 @@ impl Builder {
     pub async fn build_with_env(
         &self,
         inputs: &BuildInputs,
-        linking: Linking,
         env: &BTreeMap<String, String>,
     ) -> Result<BuiltFunction, BuildError> {
         let started = Instant::now();
@@ -174,7 +143,7 @@ impl Builder {
         let (bundle, bundle_warnings) = self.tools.bundle(work.path(), inputs, &mut timings).await?;
 
         let t = Instant::now();
-        let wasm = codegen::generate(&self.runtime, &bundle, linking).await?;
+        let wasm = codegen::generate(&self.runtime, &bundle).await?;
         timings.codegen = t.elapsed();
 
         let t = Instant::now();
@@ -185,7 +154,6 @@ impl Builder {
 
         Ok(BuiltFunction {
             wasm,
-            linking,
             source_hash: inputs.hash(),
             engine_version: shoal_engine::engine_version().to_string(),
             bundle_bytes: bundle.len(),
@@ -198,35 +166,38 @@ impl Builder {
     /// handler and answers whether `main` is a function; a warning when it
     /// could not tell for want of env.
     async fn check_main(&self, wasm: &[u8], env: &BTreeMap<String, String>) -> Result<Option<String>, BuildError> {
-        let module = self
-            .runtime
-            .load(wasm)
-            .map_err(|e| BuildError::Compile(format!("the generated module does not load: {e}")))?;
-        let probe = shoal_envelope::encode(
-            &serde_json::json!({
-                "v": shoal_envelope::ENVELOPE_VERSION, "probe": true, "method": "GET", "path": "/",
-                "query": "", "headers": [], "env": env,
-                "function": {"name": "probe", "namespace": "probe", "runtime": "nodejs24", "timeout": 10, "bodySizeLimit": 1},
-            }),
-            b"",
-        );
+        let module = self.runtime.load(wasm).map_err(|e| {
+            BuildError::Compile(format!(
+                "the generated module does not load: {}",
+                shoal_runtime::causes(&e)
+            ))
+        })?;
+        // A head of its own (`probe`), which the prelude answers instead of
+        // calling the handler.
+        let head = serde_json::json!({
+            "v": shoal_envelope::ENVELOPE_VERSION, "probe": true, "method": "GET", "path": "/",
+            "query": "", "headers": [], "env": env,
+            "function": {"name": "probe", "namespace": "probe", "runtime": "nodejs24", "timeout": 10, "bodySizeLimit": 1},
+        });
+        let probe = shoal_runtime::GuestRequest {
+            head: head.to_string().into(),
+            body: bytes::Bytes::new(),
+        };
         let limits = InvokeLimits {
             timeout: Duration::from_secs(10),
             ..InvokeLimits::default()
         };
-        let run = self.runtime.invoke(&module, probe.into(), limits).await;
+        let run = self.runtime.invoke(&module, probe, limits).await;
         let logs = String::from_utf8_lossy(&run.logs).trim().to_string();
-        if let Some(err) = run.error {
+        if let Some(err) = &run.error {
             return Err(BuildError::NoMain(format!(
                 "loading the Function failed: {err}\n{logs}"
             )));
         }
-        match shoal_envelope::decode::<shoal_envelope::ResponseHead>(&run.response) {
-            Ok((head, body)) if head.status == 200 => {
-                let answer = String::from_utf8_lossy(body);
-                Ok(answer.starts_with("not checked:").then(|| answer.into_owned()))
-            }
-            Ok((_, body)) => Err(BuildError::NoMain(String::from_utf8_lossy(body).into_owned())),
+        let answer = String::from_utf8_lossy(&run.body);
+        match run.response_head() {
+            Ok(head) if head.status == 200 => Ok(answer.starts_with("not checked:").then(|| answer.into_owned())),
+            Ok(_) => Err(BuildError::NoMain(answer.into_owned())),
             Err(e) => Err(BuildError::NoMain(format!(
                 "the Function's code failed to load ({e}): {logs}"
             ))),

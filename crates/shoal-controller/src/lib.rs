@@ -32,4 +32,17 @@ pub mod resources;
 pub mod tls;
 pub mod webhook;
 
-pub use reconcile::{Context, ControllerConfig, Error, NodeView, reconcile, run};
+pub use reconcile::{Children, Context, ControllerConfig, Error, NodeView, reconcile, run};
+
+/// An error and each of its causes, once each, joined by `: ` (as anyhow's
+/// `{:#}` prints them), for logs.
+pub(crate) fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
+}

@@ -11,15 +11,14 @@ use std::ops::RangeInclusive;
 
 use sha2::{Digest, Sha256};
 
-/// A Function, as `(namespace, name)`.
-pub type FunctionId = (String, String);
+pub use shoal_envelope::FunctionKey;
 
 /// Which Function holds which port.
 #[derive(Debug)]
 pub struct PortAllocator {
     range: RangeInclusive<u16>,
-    by_port: HashMap<u16, FunctionId>,
-    by_function: HashMap<FunctionId, u16>,
+    by_port: HashMap<u16, FunctionKey>,
+    by_function: HashMap<FunctionKey, u16>,
 }
 
 /// Every port of the range is taken.
@@ -47,7 +46,7 @@ impl PortAllocator {
     ///
     /// # Errors
     /// When every port of the range is held.
-    pub fn claim(&mut self, function: &FunctionId, recorded: Option<i32>) -> Result<u16, PortsExhausted> {
+    pub fn claim(&mut self, function: &FunctionKey, recorded: Option<i32>) -> Result<u16, PortsExhausted> {
         if let Some(&port) = self.by_function.get(function) {
             return Ok(port);
         }
@@ -64,7 +63,7 @@ impl PortAllocator {
     }
 
     /// Gives the Function's port back (the Function was deleted).
-    pub fn release(&mut self, function: &FunctionId) {
+    pub fn release(&mut self, function: &FunctionKey) {
         if let Some(port) = self.by_function.remove(function) {
             self.by_port.remove(&port);
         }
@@ -80,10 +79,10 @@ impl PortAllocator {
         self.by_port.is_empty()
     }
 
-    fn free_port(&self, function: &FunctionId) -> Result<u16, PortsExhausted> {
+    fn free_port(&self, function: &FunctionKey) -> Result<u16, PortsExhausted> {
         let start = u32::from(*self.range.start());
         let size = u32::from(*self.range.end()) - start + 1;
-        let digest = Sha256::digest(format!("{}/{}", function.0, function.1).as_bytes());
+        let digest = Sha256::digest(function.to_string().as_bytes());
         let offset = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]) % size;
         (0..size)
             .map(|i| (start + (offset + i) % size) as u16)
@@ -100,8 +99,8 @@ impl PortAllocator {
 mod tests {
     use super::*;
 
-    fn id(name: &str) -> FunctionId {
-        ("shop".to_string(), name.to_string())
+    fn id(name: &str) -> FunctionKey {
+        FunctionKey::new("shop", name)
     }
 
     #[test]

@@ -345,7 +345,7 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
                     action: "Ignore".into(),
                     on_pod_conditions: Some(vec![PodFailurePolicyOnPodConditionsPattern {
                         type_: "DisruptionTarget".into(),
-                        status: "True".into(),
+                        status: shoal_api::ConditionStatus::True.to_string(),
                     }]),
                     ..PodFailurePolicyRule::default()
                 }],

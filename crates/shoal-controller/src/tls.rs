@@ -11,10 +11,10 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
     /// rcgen refused the parameters.
-    #[error("making the webhook certificate: {0}")]
+    #[error("making the webhook certificate failed")]
     Generate(#[from] rcgen::Error),
     /// rustls refused the certificate or key.
-    #[error("configuring TLS: {0}")]
+    #[error("configuring TLS failed")]
     Rustls(#[from] rustls::Error),
 }
 
@@ -27,7 +27,7 @@ pub const WEBHOOK_SECRET: &str = "shoal-webhook-tls";
 #[derive(Debug, thiserror::Error)]
 pub enum SharedError {
     /// Reading or creating the Secret failed.
-    #[error("the webhook certificate Secret {WEBHOOK_SECRET}: {0}")]
+    #[error("reading or writing the webhook certificate Secret {WEBHOOK_SECRET} failed")]
     Kube(#[from] kube::Error),
     /// The Secret lacks a key.
     #[error("the webhook certificate Secret {WEBHOOK_SECRET} has no {0:?}")]

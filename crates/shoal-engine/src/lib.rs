@@ -7,8 +7,12 @@
 //! means `cargo build` needs no wasm toolchain; the test in this crate fails
 //! when the plugin's sources change without the engine being rebuilt.
 //!
-//! It must not compile or run anything: the builder (`shoal-build`) feeds it
-//! to javy-codegen, the node (`shoal-node`) instantiates it.
+//! It also declares the host ABI the engine imports ([`abi`]).
+//!
+//! It must not compile or run anything: the builder (`shoal-build`) and
+//! the node (`shoal-node`) instantiate it through `shoal-runtime`.
+
+pub mod abi;
 
 use std::{
     io,

@@ -1,34 +1,59 @@
-//! The envelope a Shoal node and a Function exchange over the guest's
-//! stdin/stdout, as described in `wit/shoal-function.wit`.
+//! The heads of the requests and responses a Shoal node and a Function
+//! exchange through the host ABI (`shoal_engine::abi`): the guest takes a
+//! request's head as JSON and its body as bytes (`next_request`,
+//! `request_read`) and answers with a head and a body (`respond`). Bodies
+//! never pass through JSON.
 //!
-//! This crate owns the Rust side of that contract (types and framing) and
-//! nothing else: no I/O, no wasmtime. The JavaScript side lives in the
-//! prelude of `shoal-build`; both must change together, and a change that
-//! breaks old modules must bump [`ENVELOPE_VERSION`].
+//! This crate owns the Rust side of those heads and nothing else: no I/O,
+//! no wasmtime. The JavaScript side lives in the prelude of `shoal-build`;
+//! both must change together, and a change that breaks old modules must
+//! bump [`ENVELOPE_VERSION`].
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Version carried in every frame's `v` field.
+/// Version carried in every head's `v` field.
 pub const ENVELOPE_VERSION: u32 = 1;
 
-/// Errors reading a frame.
+/// Errors reading a response head.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
-    /// Fewer bytes than the length prefix or the head needs: the guest
-    /// stopped (trap, exit, never answered) before writing a whole frame.
-    #[error("the Function wrote no complete response ({0} bytes)")]
-    Truncated(usize),
     /// The head is not the JSON this version expects.
-    #[error("the Function's response head is not valid: {0}")]
+    #[error("the Function's response head is not valid")]
     BadHead(#[from] serde_json::Error),
-    /// A frame from a different envelope version.
+    /// A head from a different envelope version.
     #[error("envelope version {found} is not supported (this node speaks {ENVELOPE_VERSION})")]
     Version {
-        /// The version the frame claims.
+        /// The version the head claims.
         found: u32,
     },
+}
+
+/// A Function, by namespace and name: the one key every part of Shoal
+/// names a Function by.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FunctionKey {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+impl FunctionKey {
+    /// A key from parts.
+    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for FunctionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
 }
 
 /// What Kyma hands a Function as `context`, plus the limits the host enforces.
@@ -47,7 +72,7 @@ pub struct FunctionContext {
     pub body_size_limit: u64,
 }
 
-/// The head of a request frame: everything but the body.
+/// The head of a request: everything but the body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestHead {
     /// Envelope version, [`ENVELOPE_VERSION`].
@@ -63,13 +88,13 @@ pub struct RequestHead {
     /// Who the Function is.
     pub function: FunctionContext,
     /// The Function's environment variables. Read when a sandbox loads the
-    /// Function (its first request); left out of the frames of a warm
-    /// sandbox's later requests.
+    /// Function (its first request); left out of a warm sandbox's later
+    /// requests.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
 }
 
-/// The head of a response frame.
+/// The head of a response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResponseHead {
     /// Envelope version, [`ENVELOPE_VERSION`].
@@ -80,35 +105,26 @@ pub struct ResponseHead {
     pub headers: Vec<(String, String)>,
 }
 
-/// Frames a head and a body: `u32 LE head length`, head JSON, body bytes.
-pub fn encode<H: Serialize>(head: &H, body: &[u8]) -> Vec<u8> {
+/// A head as the JSON the other side reads.
+pub fn to_json<H: Serialize + Versioned>(head: &H) -> Vec<u8> {
     // Serialising these plain structs to a Vec cannot fail.
-    let head = serde_json::to_vec(head).unwrap_or_default();
-    let mut frame = Vec::with_capacity(4 + head.len() + body.len());
-    frame.extend_from_slice(&(head.len() as u32).to_le_bytes());
-    frame.extend_from_slice(&head);
-    frame.extend_from_slice(body);
-    frame
+    serde_json::to_vec(head).unwrap_or_default()
 }
 
-/// Splits a frame into its parsed head and the body bytes that follow it.
-pub fn decode<'a, H: Deserialize<'a> + Versioned>(frame: &'a [u8]) -> Result<(H, &'a [u8]), EnvelopeError> {
-    let len_bytes: [u8; 4] = frame
-        .get(..4)
-        .and_then(|b| b.try_into().ok())
-        .ok_or(EnvelopeError::Truncated(frame.len()))?;
-    let head_len = u32::from_le_bytes(len_bytes) as usize;
-    let head_bytes = frame
-        .get(4..4 + head_len)
-        .ok_or(EnvelopeError::Truncated(frame.len()))?;
-    let head: H = serde_json::from_slice(head_bytes)?;
+/// Parses a head, refusing one of another envelope version.
+///
+/// # Errors
+///
+/// The bytes are not this version's head.
+pub fn from_json<'a, H: Deserialize<'a> + Versioned>(json: &'a [u8]) -> Result<H, EnvelopeError> {
+    let head: H = serde_json::from_slice(json)?;
     if head.version() != ENVELOPE_VERSION {
         return Err(EnvelopeError::Version { found: head.version() });
     }
-    Ok((head, &frame[4 + head_len..]))
+    Ok(head)
 }
 
-/// A frame head that carries the envelope version.
+/// A head that carries the envelope version.
 pub trait Versioned {
     /// The `v` field.
     fn version(&self) -> u32;
@@ -141,28 +157,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn round_trips_a_response_with_binary_body() {
+    fn round_trips_a_response_head() {
         let head = ResponseHead {
             v: ENVELOPE_VERSION,
             status: 201,
             headers: vec![("x-a".into(), "1".into())],
         };
-        let body = [0u8, 159, 146, 150, 255];
-        let frame = encode(&head, &body);
-        let (back, back_body): (ResponseHead, _) = decode(&frame).unwrap();
+        let back: ResponseHead = from_json(&to_json(&head)).unwrap();
         assert_eq!(back, head);
-        assert_eq!(back_body, body);
+        assert_eq!(back.header("X-A"), Some("1"));
     }
 
     #[test]
-    fn refuses_truncated_and_foreign_frames() {
+    fn refuses_broken_and_foreign_heads() {
         assert!(matches!(
-            decode::<ResponseHead>(&[1, 0]),
-            Err(EnvelopeError::Truncated(2))
+            from_json::<ResponseHead>(b"{\"v\":"),
+            Err(EnvelopeError::BadHead(_))
         ));
-        let frame = encode(&serde_json::json!({"v": 9, "status": 200, "headers": []}), b"");
+        let foreign = serde_json::json!({"v": 9, "status": 200, "headers": []}).to_string();
         assert!(matches!(
-            decode::<ResponseHead>(&frame),
+            from_json::<ResponseHead>(foreign.as_bytes()),
             Err(EnvelopeError::Version { found: 9 })
         ));
     }

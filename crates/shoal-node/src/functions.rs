@@ -19,33 +19,11 @@ use shoal_oci::{Credentials, Digest, Registry};
 use shoal_runtime::{FunctionModule, Runtime};
 use tokio::sync::Semaphore;
 
+use crate::locks::{lock, read, write};
 use crate::metrics::FunctionMetrics;
 use crate::warm::{WarmBudget, WarmConfig, WarmPool};
 
-/// Identifies a Function: namespace and name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FunctionKey {
-    /// Namespace.
-    pub namespace: String,
-    /// Name.
-    pub name: String,
-}
-
-impl FunctionKey {
-    /// A key from parts.
-    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
-        Self {
-            namespace: namespace.into(),
-            name: name.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for FunctionKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.namespace, self.name)
-    }
-}
+pub use shoal_runtime::FunctionKey;
 
 /// How a Function runs: everything but its code.
 #[derive(Debug, Clone)]
@@ -213,18 +191,33 @@ impl ModuleSource {
     }
 }
 
-/// Errors loading a Function's module.
+/// Errors loading a Function's module. Cloned to every request waiting on
+/// the load, so causes are shared.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum LoadError {
+    /// The module's reference is not the Function's own artifact under the
+    /// node's artifact prefix.
+    #[error("refusing {reference}: this node serves {function} only from {expected}sha256:<digest>")]
+    Refused {
+        /// The reference asked for.
+        reference: String,
+        /// The Function.
+        function: FunctionKey,
+        /// The repository its artifact must come from.
+        expected: String,
+    },
     /// Pulling the artifact failed.
-    #[error("pulling the module: {0}")]
-    Pull(String),
+    #[error("pulling the module failed")]
+    Pull(#[source] Arc<shoal_oci::OciError>),
     /// The registry does not have the artifact: it must be built again.
-    #[error("pulling the module: {0}")]
-    Missing(String),
+    #[error("the registry does not have the module")]
+    Missing(#[source] Arc<shoal_oci::OciError>),
     /// The module does not compile or link.
-    #[error("loading the module: {0}")]
-    Invalid(String),
+    #[error("the module does not load")]
+    Invalid(#[source] Arc<shoal_runtime::RuntimeError>),
+    /// Compiling the module panicked.
+    #[error("the module loader panicked: {0}")]
+    LoaderPanicked(String),
 }
 
 /// One version of one Function.
@@ -285,7 +278,7 @@ impl Drop for MemoryCharge {
 impl FunctionEntry {
     /// Whether the module is in memory now.
     pub fn is_loaded(&self) -> bool {
-        self.loaded.read().map(|l| l.is_some()).unwrap_or(false)
+        read(&self.loaded).is_some()
     }
 
     fn touch(&self, now: u64) {
@@ -295,7 +288,7 @@ impl FunctionEntry {
     /// Drops the module (its memory charge with it).
     fn unload(&self) {
         self.warm.clear();
-        let dropped = self.loaded.write().ok().and_then(|mut l| l.take());
+        let dropped = write(&self.loaded).take();
         drop(dropped);
     }
 }
@@ -387,13 +380,10 @@ impl FunctionTable {
     /// The Functions with a port of their own, by port. Should two claim one
     /// port (a reassignment seen half-way), the later version wins.
     pub fn ports(&self) -> BTreeMap<u16, FunctionKey> {
-        let mut claims: Vec<(u16, u64, FunctionKey)> = match self.entries.read() {
-            Ok(entries) => entries
-                .values()
-                .filter_map(|e| Some((e.config.port?, e.version, e.key.clone())))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
+        let mut claims: Vec<(u16, u64, FunctionKey)> = read(&self.entries)
+            .values()
+            .filter_map(|e| Some((e.config.port?, e.version, e.key.clone())))
+            .collect();
         claims.sort();
         claims.into_iter().map(|(port, _, key)| (port, key)).collect()
     }
@@ -437,10 +427,7 @@ impl FunctionTable {
             load_lock: tokio::sync::Mutex::new(()),
             last_used: AtomicU64::new(0),
         });
-        let previous = match self.entries.write() {
-            Ok(mut entries) => entries.insert(key.clone(), entry.clone()),
-            Err(_) => None,
-        };
+        let previous = write(&self.entries).insert(key.clone(), entry.clone());
         self.changes.send_modify(|n| *n += 1);
         if let Some(old) = previous {
             old.unload();
@@ -453,16 +440,11 @@ impl FunctionTable {
 
     /// Removes a Function; requests already running finish.
     pub fn remove(&self, key: &FunctionKey) -> bool {
-        let removed = match self.entries.write() {
-            Ok(mut entries) => entries.remove(key),
-            Err(_) => None,
-        };
+        let removed = write(&self.entries).remove(key);
         if let Some(old) = &removed {
             self.changes.send_modify(|n| *n += 1);
             old.unload();
-            if let Ok(mut m) = self.metrics.lock() {
-                m.remove(key);
-            }
+            lock(&self.metrics).remove(key);
             tracing::info!(function = %key, "Function removed");
         }
         removed.is_some()
@@ -470,34 +452,28 @@ impl FunctionTable {
 
     /// Looks a Function up.
     pub fn get(&self, key: &FunctionKey) -> Option<Arc<FunctionEntry>> {
-        self.entries.read().ok()?.get(key).cloned()
+        read(&self.entries).get(key).cloned()
     }
 
     /// The namespaces holding a Function with this name.
     pub fn namespaces_of(&self, name: &str) -> Vec<String> {
-        match self.entries.read() {
-            Ok(entries) => entries
-                .keys()
-                .filter(|k| k.name == name)
-                .map(|k| k.namespace.clone())
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+        read(&self.entries)
+            .keys()
+            .filter(|k| k.name == name)
+            .map(|k| k.namespace.clone())
+            .collect()
     }
 
     /// Every Function, sorted by key.
     pub fn list(&self) -> Vec<Arc<FunctionEntry>> {
-        let mut all: Vec<_> = match self.entries.read() {
-            Ok(entries) => entries.values().cloned().collect(),
-            Err(_) => Vec::new(),
-        };
+        let mut all: Vec<_> = read(&self.entries).values().cloned().collect();
         all.sort_by(|a, b| a.key.cmp(&b.key));
         all
     }
 
     /// Number of Functions known.
     pub fn len(&self) -> usize {
-        self.entries.read().map(|e| e.len()).unwrap_or(0)
+        read(&self.entries).len()
     }
 
     /// Whether no Function is known.
@@ -518,15 +494,11 @@ impl FunctionTable {
     /// The entry's module, loading it first if needed (the cold start).
     pub async fn module(&self, entry: &FunctionEntry) -> Result<FunctionModule, LoadError> {
         entry.touch(self.clock.fetch_add(1, Ordering::Relaxed));
-        if let Ok(guard) = entry.loaded.read()
-            && let Some(l) = guard.as_ref()
-        {
+        if let Some(l) = read(&entry.loaded).as_ref() {
             return Ok(l.module.clone());
         }
         let _serialised = entry.load_lock.lock().await;
-        if let Ok(guard) = entry.loaded.read()
-            && let Some(l) = guard.as_ref()
-        {
+        if let Some(l) = read(&entry.loaded).as_ref() {
             return Ok(l.module.clone());
         }
         let started = Instant::now();
@@ -537,8 +509,8 @@ impl FunctionTable {
                 let module = loaded.module.clone();
                 let bytes = loaded.charge.bytes;
                 let current = self.get(&entry.key).is_some_and(|e| e.version == entry.version);
-                if current && let Ok(mut slot) = entry.loaded.write() {
-                    *slot = Some(loaded);
+                if current {
+                    *write(&entry.loaded) = Some(loaded);
                 }
                 // A replaced or removed entry does not keep its module: the
                 // request that asked for it runs, and the charge goes with it.
@@ -548,7 +520,7 @@ impl FunctionTable {
             }
             Err(e) => {
                 self.stats.load_failures.fetch_add(1, Ordering::Relaxed);
-                tracing::error!(function = %entry.key, version = entry.version, error = %e, "Function failed to load");
+                tracing::error!(function = %entry.key, version = entry.version, error = %shoal_runtime::causes(&e), "Function failed to load");
                 Err(e)
             }
         }
@@ -567,8 +539,8 @@ impl FunctionTable {
         // Compiling is CPU-bound; keep it off the request-serving workers.
         let module = tokio::task::spawn_blocking(move || runtime.load(&wasm_for_load))
             .await
-            .map_err(|e| LoadError::Invalid(format!("the loader panicked: {e}")))?
-            .map_err(|e| LoadError::Invalid(e.to_string()))?;
+            .map_err(|e| LoadError::LoaderPanicked(e.to_string()))?
+            .map_err(|e| LoadError::Invalid(Arc::new(e)))?;
         Ok(Loaded {
             charge: MemoryCharge::new(wasm.len() + module.code_bytes(), &self.loaded_bytes),
             module,
@@ -590,10 +562,11 @@ impl FunctionTable {
         if pinned {
             Ok(())
         } else {
-            Err(LoadError::Pull(format!(
-                "refusing {reference}: this node serves {}/{} only from {expected}sha256:<digest>",
-                key.namespace, key.name
-            )))
+            Err(LoadError::Refused {
+                reference: reference.to_string(),
+                function: key.clone(),
+                expected,
+            })
         }
     }
 
@@ -601,7 +574,7 @@ impl FunctionTable {
         let digest = digest
             .map(Digest::parse)
             .transpose()
-            .map_err(|e| LoadError::Pull(e.to_string()))?;
+            .map_err(|e| LoadError::Pull(Arc::new(e)))?;
         // The cache is addressed by the checked digest's hex digits only, and
         // what it holds is verified like a pull before it is used.
         let cached = match (&self.config.artifact_dir, &digest) {
@@ -632,8 +605,8 @@ impl FunctionTable {
             .pull(reference, digest.as_ref().map(Digest::as_str))
             .await
             .map_err(|e| match e {
-                missing @ shoal_oci::OciError::Missing { .. } => LoadError::Missing(missing.to_string()),
-                other => LoadError::Pull(other.to_string()),
+                missing @ shoal_oci::OciError::Missing { .. } => LoadError::Missing(Arc::new(missing)),
+                other => LoadError::Pull(Arc::new(other)),
             })?;
         if let Some((wasm_path, manifest_path)) = &cached {
             // Written beside, then renamed: a reader never sees half a file.
@@ -679,10 +652,7 @@ impl FunctionTable {
     }
 
     fn metrics_for(&self, key: &FunctionKey) -> Arc<FunctionMetrics> {
-        match self.metrics.lock() {
-            Ok(mut m) => m.entry(key.clone()).or_default().clone(),
-            Err(_) => Arc::default(),
-        }
+        lock(&self.metrics).entry(key.clone()).or_default().clone()
     }
 }
 

@@ -13,6 +13,7 @@
 //! (`shoal-controller`); it is told what to serve.
 
 pub mod functions;
+mod locks;
 pub mod metrics;
 mod ports;
 pub mod readiness;

@@ -20,13 +20,14 @@ use hyper::body::Body;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use shoal_envelope::{FunctionContext, RequestHead, ResponseHead};
 use shoal_runtime::{
-    BufferAccount, BufferCharge, FunctionIdentity, FunctionModule, Invocation, InvokeContext, InvokeError, InvokeLimits,
+    BufferAccount, BufferCharge, FunctionKey, FunctionModule, GuestRequest, Invocation, InvokeContext, InvokeError,
+    InvokeLimits,
 };
 use tokio::net::TcpListener;
 
 use crate::readiness::LoadGate;
 use crate::{
-    functions::{FunctionEntry, FunctionKey, FunctionTable},
+    functions::{FunctionEntry, FunctionTable},
     metrics::{self, NodeGauges},
     ports::{Accepted, PortListeners},
     routing,
@@ -362,22 +363,65 @@ impl Node {
         response
     }
 
+    /// Serves one request of `entry`: its body read, its head built, a
+    /// sandbox run, the answer made HTTP.
     async fn invoke<B>(&self, entry: &Arc<FunctionEntry>, req: Request<B>, path: String) -> HttpResponse
     where
         B: Body<Data = Bytes> + Send,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
         let key = &entry.key;
+        let (parts, body) = req.into_parts();
+        let body = match self.read_body(entry, &parts.headers, body).await {
+            Ok(body) => body,
+            Err(refused) => return refused,
+        };
+        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
+            tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
+            return busy("Too many concurrent requests for this Function");
+        };
+        let Ok(module) = self.table.module(entry).await else {
+            return text(StatusCode::INTERNAL_SERVER_ERROR, "User function not loaded");
+        };
+        let limits = InvokeLimits {
+            timeout: entry.config.timeout,
+            memory_limit: entry.config.memory_limit,
+            max_response_bytes: self.config.max_response_bytes,
+            outbound: self.config.outbound,
+        };
+        let context = InvokeContext {
+            function: key.clone(),
+            mounts: entry.config.mounts.clone(),
+            open_connections: entry.metrics.open_connections.clone(),
+            cpu: entry.cpu.clone(),
+            buffers: self.buffers.clone(),
+        };
+        let head = request_head(entry, &parts, path);
+        let run = self.run(entry, &context, &module, head, body, limits).await;
+        if !run.logs.is_empty() {
+            for line in String::from_utf8_lossy(&run.logs).lines().filter(|l| !l.is_empty()) {
+                tracing::info!(target: "function", function = %key, "{line}");
+            }
+        }
+        self.to_http(key, run)
+    }
+
+    /// Reads a request's body within the Function's limit and timeout.
+    /// `Err` is the answer when it is refused.
+    async fn read_body<B>(&self, entry: &FunctionEntry, headers: &HeaderMap, body: B) -> Result<Bytes, HttpResponse>
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let key = &entry.key;
         let limit = entry.config.body_limit;
-        let declared = req
-            .headers()
+        let declared = headers
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<usize>().ok());
-        let (parts, body) = req.into_parts();
         if declared.is_some_and(|n| n > limit) {
             drain(body).await;
-            return too_large(limit);
+            return Err(too_large(limit));
         }
         // The body is read before the Function's concurrency slot is taken,
         // within the Function's own timeout, and counted in the node-wide
@@ -392,7 +436,7 @@ impl Node {
                 Ok(frame) => frame,
                 Err(_) => {
                     tracing::warn!(function = %key, received = received.len(), "the request body did not arrive within the Function's timeout");
-                    return text(StatusCode::REQUEST_TIMEOUT, "Request Timeout");
+                    return Err(text(StatusCode::REQUEST_TIMEOUT, "Request Timeout"));
                 }
             };
             match frame {
@@ -401,11 +445,11 @@ impl Node {
                     if let Some(data) = frame.data_ref() {
                         if received.len().saturating_add(data.len()) > limit {
                             drain(body).await;
-                            return too_large(limit);
+                            return Err(too_large(limit));
                         }
                         let Some(more) = self.buffers.try_charge(data.len()) else {
                             tracing::warn!(function = %key, limit = self.config.max_buffered_body_bytes, "the node holds as many request body bytes as it may");
-                            return busy("The node is receiving too many request bodies; try again");
+                            return Err(busy("The node is receiving too many request bodies; try again"));
                         };
                         held.merge(more);
                         received.extend_from_slice(data);
@@ -413,68 +457,17 @@ impl Node {
                 }
                 Some(Err(e)) => {
                     tracing::debug!(function = %key, error = %e, "reading the request body failed");
-                    return text(StatusCode::BAD_REQUEST, "Could not read the request body");
+                    return Err(text(StatusCode::BAD_REQUEST, "Could not read the request body"));
                 }
             }
         }
-        let body = received.freeze();
-        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
-            tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
-            return busy("Too many concurrent requests for this Function");
-        };
+        // The charge stays with the bytes until the guest has them and the
+        // last copy is gone.
+        Ok(held.attach(received.freeze()))
+    }
 
-        let module = match self.table.module(entry).await {
-            Ok(m) => m,
-            Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "User function not loaded"),
-        };
-        let head = RequestHead {
-            v: shoal_envelope::ENVELOPE_VERSION,
-            method: parts.method.as_str().to_string(),
-            path,
-            query: parts.uri.query().unwrap_or("").to_string(),
-            headers: parts
-                .headers
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        k.as_str().to_string(),
-                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                    )
-                })
-                .collect(),
-            function: FunctionContext {
-                name: key.name.clone(),
-                namespace: key.namespace.clone(),
-                runtime: entry.config.runtime.clone(),
-                timeout: entry.config.timeout.as_secs(),
-                body_size_limit: (entry.config.body_limit as u64).div_ceil(1 << 20),
-            },
-            // Filled in for a sandbox that loads the Function (see `run`).
-            env: BTreeMap::new(),
-        };
-
-        let limits = InvokeLimits {
-            timeout: entry.config.timeout,
-            memory_bytes: entry.config.memory_limit,
-            max_output_bytes: self.config.max_response_bytes,
-            outbound: self.config.outbound,
-        };
-        let context = InvokeContext {
-            function: FunctionIdentity {
-                namespace: key.namespace.clone(),
-                name: key.name.clone(),
-            },
-            mounts: entry.config.mounts.clone(),
-            open_connections: entry.metrics.open_connections.clone(),
-            cpu: entry.cpu.clone(),
-            buffers: self.buffers.clone(),
-        };
-        let run = self.run(entry, &context, &module, head, &body, limits).await;
-        if !run.logs.is_empty() {
-            for line in String::from_utf8_lossy(&run.logs).lines().filter(|l| !l.is_empty()) {
-                tracing::info!(target: "function", function = %key, "{line}");
-            }
-        }
+    /// The HTTP answer to what a sandbox run gave.
+    fn to_http(&self, key: &FunctionKey, run: Invocation) -> HttpResponse {
         if let Some(error) = run.error {
             return match error {
                 InvokeError::Timeout(t) => {
@@ -493,15 +486,13 @@ impl Node {
                     tokio::spawn(async move { budget.reclaim_one().await });
                     busy("The node has no memory left for Functions right now; try again")
                 }
+                InvokeError::NoSlot => {
+                    tracing::warn!(function = %key, "no sandbox slot free");
+                    busy("No capacity to run the Function right now")
+                }
                 InvokeError::Instantiate(message) => {
-                    tracing::warn!(function = %key, error = %message, "no sandbox available");
-                    let mut r = text(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "No capacity to run the Function right now",
-                    );
-                    r.headers_mut()
-                        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-                    r
+                    tracing::warn!(function = %key, error = %message, "no sandbox could be started");
+                    busy("No capacity to run the Function right now")
                 }
                 InvokeError::Trap(message) => {
                     tracing::error!(function = %key, error = %message, "the Function trapped");
@@ -509,41 +500,41 @@ impl Node {
                 }
             };
         }
-        let (head, body): (ResponseHead, &[u8]) = match shoal_envelope::decode(&run.response) {
-            Ok(decoded) => decoded,
+        let head = match run.response_head() {
+            Ok(head) => head,
             Err(e) => {
-                tracing::error!(function = %key, error = %e, "the Function wrote no valid response");
+                tracing::error!(function = %key, error = %shoal_runtime::causes(&e), "the Function wrote no valid response");
                 return text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
             }
         };
         // The answer stays in the host until the caller has read it: it is
         // held against the node's buffer account meanwhile, so slow readers
         // of large answers cannot grow the node past it.
-        let Some(charge) = self.buffers.try_charge(body.len()) else {
-            tracing::warn!(function = %key, bytes = body.len(), limit = self.config.max_buffered_body_bytes, "the node holds as many buffered bytes as it may; the answer was dropped");
+        let Some(charge) = self.buffers.try_charge(run.body.len()) else {
+            tracing::warn!(function = %key, bytes = run.body.len(), limit = self.config.max_buffered_body_bytes, "the node holds as many buffered bytes as it may; the answer was dropped");
             return busy("The node is sending too many responses; try again");
         };
-        // The body is the frame's tail: shared with it, not copied.
-        let body = run.response.slice(run.response.len().saturating_sub(body.len())..);
-        build_response(&head, charge.attach(body))
+        build_response(&head, charge.attach(run.body))
     }
 
     /// Runs a request in a warm sandbox of the Function when it has an idle
     /// one or may start one, in a fresh sandbox otherwise. Only a sandbox
-    /// that loads the Function gets its environment in the frame.
+    /// that loads the Function gets its environment in the head.
     async fn run(
         &self,
         entry: &FunctionEntry,
         context: &InvokeContext,
         module: &FunctionModule,
         mut head: RequestHead,
-        body: &[u8],
+        body: Bytes,
         limits: InvokeLimits,
     ) -> Invocation {
-        let run = self.run_once(entry, context, module, &mut head, body, limits).await;
+        let run = self
+            .run_once(entry, context, module, &mut head, body.clone(), limits)
+            .await;
         // No free slot: idle warm sandboxes of quiet Functions hold them.
         // One is retired for this request, which then tries once more.
-        if matches!(run.error, Some(InvokeError::Instantiate(_))) && self.table.warm_budget().reclaim_one().await {
+        if matches!(run.error, Some(InvokeError::NoSlot)) && self.table.warm_budget().reclaim_one().await {
             tracing::debug!(function = %entry.key, "no free sandbox slot; reclaimed one from an idle warm sandbox");
             return self.run_once(entry, context, module, &mut head, body, limits).await;
         }
@@ -556,33 +547,39 @@ impl Node {
         context: &InvokeContext,
         module: &FunctionModule,
         head: &mut RequestHead,
-        body: &[u8],
+        body: Bytes,
         limits: InvokeLimits,
     ) -> Invocation {
         let runtime = self.table.runtime();
         let warm = self.table.warm_config();
         if warm.enabled {
+            let mut request = GuestRequest::new(head, body.clone());
             while let Some(lease) = entry.warm.take() {
-                let frame = Bytes::from(shoal_envelope::encode(head, body));
-                // Err: it ended before taking the request; try the next one.
-                if let Ok(run) = lease.invoke(frame, limits.request()).await {
-                    entry.warm.put_back(lease, warm);
-                    return run;
+                match lease.invoke(request, limits.request()).await {
+                    Ok(run) => {
+                        entry.warm.put_back(lease, warm);
+                        return run;
+                    }
+                    // It ended before taking the request; try the next one.
+                    Err(back) => request = back,
                 }
             }
         }
         head.env = self.function_env(entry);
-        let frame = Bytes::from(shoal_envelope::encode(head, body));
+        let request = GuestRequest::new(head, body);
         if warm.enabled {
             let cap = warm.max_per_function.min(entry.config.max_concurrency);
-            if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_bytes, cap)
-                && let Ok(run) = lease.invoke(frame.clone(), limits.request()).await
-            {
-                entry.warm.put_back(lease, warm);
-                return run;
+            if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_limit, cap) {
+                match lease.invoke(request, limits.request()).await {
+                    Ok(run) => {
+                        entry.warm.put_back(lease, warm);
+                        return run;
+                    }
+                    Err(back) => return runtime.invoke_with(context, module, back, limits).await,
+                }
             }
         }
-        runtime.invoke_with(context, module, frame, limits).await
+        runtime.invoke_with(context, module, request, limits).await
     }
 
     fn function_env(&self, entry: &FunctionEntry) -> BTreeMap<String, String> {
@@ -620,6 +617,37 @@ impl<'a> InFlight<'a> {
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The head the guest takes: the request's method, path, query and
+/// headers, and who the Function is. Its environment is added for a
+/// sandbox that loads the Function (see `Node::run`).
+fn request_head(entry: &FunctionEntry, parts: &http::request::Parts, path: String) -> RequestHead {
+    let config = &entry.config;
+    RequestHead {
+        v: shoal_envelope::ENVELOPE_VERSION,
+        method: parts.method.as_str().to_string(),
+        path,
+        query: parts.uri.query().unwrap_or("").to_string(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        function: FunctionContext {
+            name: entry.key.name.clone(),
+            namespace: entry.key.namespace.clone(),
+            runtime: config.runtime.clone(),
+            timeout: config.timeout.as_secs(),
+            body_size_limit: (config.body_limit as u64).div_ceil(1 << 20),
+        },
+        env: BTreeMap::new(),
     }
 }
 

@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
-use shoal_runtime::{FunctionModule, Invocation, InvokeContext, RequestLimits, Runtime, Sandbox};
+use crate::locks::lock;
+use shoal_runtime::{FunctionModule, GuestRequest, Invocation, InvokeContext, RequestLimits, Runtime, Sandbox};
 
 /// When Functions get warm sandboxes.
 #[derive(Debug, Clone)]
@@ -111,9 +111,7 @@ impl WarmBudget {
                 }
                 self.idle.fetch_add(1, Ordering::Relaxed);
                 let seq = self.next.fetch_add(1, Ordering::Relaxed);
-                if let Ok(mut order) = self.order.lock() {
-                    order.insert(seq, Arc::downgrade(pool));
-                }
+                lock(&self.order).insert(seq, Arc::downgrade(pool));
                 return Some(seq);
             }
             if !self.evict_oldest() {
@@ -124,10 +122,7 @@ impl WarmBudget {
 
     /// Drops the least recently used idle sandbox; false when there is none.
     fn evict_oldest(&self) -> bool {
-        let oldest = match self.order.lock() {
-            Ok(mut order) => order.pop_first(),
-            Err(_) => None,
-        };
+        let oldest = lock(&self.order).pop_first();
         let Some((seq, pool)) = oldest else { return false };
         if let Some(pool) = pool.upgrade() {
             pool.remove(seq);
@@ -141,10 +136,7 @@ impl WarmBudget {
     /// serves a request better than a quiet Function's warm state.
     pub async fn reclaim_one(&self) -> bool {
         loop {
-            let oldest = match self.order.lock() {
-                Ok(mut order) => order.pop_first(),
-                Err(_) => None,
-            };
+            let oldest = lock(&self.order).pop_first();
             let Some((seq, pool)) = oldest else { return false };
             if let Some(sandbox) = pool.upgrade().and_then(|pool| pool.take_idle(seq)) {
                 sandbox.retire().await;
@@ -154,9 +146,7 @@ impl WarmBudget {
     }
 
     fn forget(&self, seq: u64) {
-        if let Ok(mut order) = self.order.lock() {
-            order.remove(&seq);
-        }
+        lock(&self.order).remove(&seq);
     }
 
     fn release(&self, bytes: usize) {
@@ -193,10 +183,11 @@ impl PoolInner {
     /// Takes the idle sandbox `seq` out of the pool and the budget, if it
     /// is still idle here; the caller retires it.
     fn take_idle(&self, seq: u64) -> Option<Sandbox> {
-        let removed = match self.idle.lock() {
-            Ok(mut idle) => idle.iter().position(|i| i.seq == seq).map(|at| idle.remove(at)),
-            Err(_) => None,
-        }?;
+        let removed = {
+            let mut idle = lock(&self.idle);
+            let at = idle.iter().position(|i| i.seq == seq)?;
+            idle.remove(at)
+        };
         self.budget.release(removed.bytes);
         self.live.fetch_sub(1, Ordering::Relaxed);
         Some(removed.sandbox)
@@ -221,11 +212,11 @@ impl Lease {
     ///
     /// # Errors
     ///
-    /// Gives `input` back when the sandbox ended before taking it.
-    pub async fn invoke(&self, input: Bytes, limits: RequestLimits) -> Result<Invocation, Bytes> {
+    /// Gives `request` back when the sandbox ended before taking it.
+    pub async fn invoke(&self, request: GuestRequest, limits: RequestLimits) -> Result<Invocation, GuestRequest> {
         match &self.sandbox {
-            Some(sandbox) => sandbox.invoke(input, limits).await,
-            None => Err(input),
+            Some(sandbox) => sandbox.invoke(request, limits).await,
+            None => Err(request),
         }
     }
 }
@@ -253,7 +244,7 @@ impl WarmPool {
 
     /// The most recently used idle sandbox, if any.
     pub fn take(&self) -> Option<Lease> {
-        let idle = self.inner.idle.lock().ok()?.pop()?;
+        let idle = lock(&self.inner.idle).pop()?;
         self.inner.budget.forget(idle.seq);
         self.inner.budget.release(idle.bytes);
         // `live` already counts it; the lease carries that count on.
@@ -315,19 +306,12 @@ impl WarmPool {
             seq,
             since: Instant::now(),
         };
-        match self.inner.idle.lock() {
-            Ok(mut list) => list.push(idle),
-            Err(_) => {
-                self.inner.budget.forget(seq);
-                self.inner.budget.release(bytes);
-                self.inner.live.fetch_sub(1, Ordering::Relaxed);
-            }
-        }
+        lock(&self.inner.idle).push(idle);
     }
 
     /// Retires idle sandboxes unused for `ttl`; returns how many.
     pub fn sweep(&self, ttl: Duration) -> usize {
-        let Ok(mut idle) = self.inner.idle.lock() else { return 0 };
+        let mut idle = lock(&self.inner.idle);
         let (keep, expired): (Vec<Idle>, Vec<Idle>) = std::mem::take(&mut *idle)
             .into_iter()
             .partition(|i| i.since.elapsed() < ttl && i.sandbox.is_alive());

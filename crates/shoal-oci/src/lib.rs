@@ -34,8 +34,6 @@ pub const ANNOTATION_FUNCTION: &str = "dev.shoal.function";
 pub const ANNOTATION_SOURCE_HASH: &str = "dev.shoal.source.sha256";
 /// Annotation: the engine the module was generated against.
 pub const ANNOTATION_ENGINE: &str = "dev.shoal.engine.version";
-/// Annotation: `dynamic` or `static`.
-pub const ANNOTATION_LINKING: &str = "dev.shoal.linking";
 const ANNOTATION_TITLE: &str = "org.opencontainers.image.title";
 const ANNOTATION_CREATED: &str = "org.opencontainers.image.created";
 
@@ -173,8 +171,6 @@ pub struct ArtifactMetadata {
     pub source_hash: String,
     /// Engine version the module needs.
     pub engine_version: String,
-    /// `dynamic` or `static`.
-    pub linking: String,
 }
 
 /// The config blob (CNCF Wasm layout).
@@ -302,7 +298,6 @@ impl Registry {
         annotations.insert(ANNOTATION_FUNCTION.to_string(), metadata.function.clone());
         annotations.insert(ANNOTATION_SOURCE_HASH.to_string(), metadata.source_hash.clone());
         annotations.insert(ANNOTATION_ENGINE.to_string(), metadata.engine_version.clone());
-        annotations.insert(ANNOTATION_LINKING.to_string(), metadata.linking.clone());
         let layers = [layer];
         let manifest = OciImageManifest::build(&layers, &config, Some(annotations));
         let manifest_bytes =
@@ -498,7 +493,6 @@ fn metadata_of(manifest: OciImageManifest) -> ArtifactMetadata {
         function: get(ANNOTATION_FUNCTION),
         source_hash: get(ANNOTATION_SOURCE_HASH),
         engine_version: get(ANNOTATION_ENGINE),
-        linking: get(ANNOTATION_LINKING),
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use rustls::pki_types::ServerName;
 use shoal_runtime::outbound::{BoxStream, Connection, ConnectionInfo, SocketControl, TlsConnect};
-use shoal_runtime::{FunctionIdentity, OutboundError};
+use shoal_runtime::{FunctionKey, OutboundError};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 
@@ -42,7 +42,7 @@ impl HttpOutbound {
     /// `tls` is given.
     pub(crate) async fn open(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         host: &str,
         port: u16,
         family: u8,

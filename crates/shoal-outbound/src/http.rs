@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Method, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
-use shoal_runtime::{FunctionIdentity, OutboundError, OutboundRequest, OutboundResponse, Redirect, TlsOptions};
+use shoal_runtime::{FunctionKey, OutboundError, OutboundRequest, OutboundResponse, Redirect, TlsOptions};
 use url::Url;
 
 use crate::HttpOutbound;
@@ -17,7 +17,7 @@ use crate::HttpOutbound;
 impl HttpOutbound {
     pub(crate) async fn perform(
         self,
-        function: FunctionIdentity,
+        function: FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> Result<OutboundResponse, OutboundError> {

@@ -33,7 +33,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use rustls::pki_types::{CertificateDer, pem::PemObject};
 use shoal_runtime::outbound::{ConnectRequest, Connection, ResolveRequest, TlsConnect, Upgraded};
-use shoal_runtime::{FunctionIdentity, Outbound, OutboundError, OutboundRequest, OutboundResponse};
+use shoal_runtime::{FunctionKey, Outbound, OutboundError, OutboundRequest, OutboundResponse};
 use url::Url;
 
 use clients::{ClientKey, TlsClient};
@@ -106,7 +106,7 @@ pub enum SetupError {
         source: std::io::Error,
     },
     /// rustls refused the client configuration.
-    #[error("configuring TLS: {0}")]
+    #[error("configuring TLS failed")]
     Tls(#[source] rustls::Error),
     /// No trust roots at all.
     #[error("no CA certificates: the system has none and no CA bundle was given")]
@@ -174,7 +174,7 @@ impl HttpOutbound {
     }
 
     /// The policy of `function`'s namespace, if it has one.
-    fn namespace_policy(&self, function: &FunctionIdentity) -> Option<(&str, &EgressPolicy)> {
+    fn namespace_policy(&self, function: &FunctionKey) -> Option<(&str, &EgressPolicy)> {
         self.config
             .namespace_policies
             .get_key_value(&function.namespace)
@@ -185,7 +185,7 @@ impl HttpOutbound {
 impl Outbound for HttpOutbound {
     fn send(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<OutboundResponse, OutboundError>> {
@@ -206,7 +206,7 @@ impl Outbound for HttpOutbound {
 
     fn upgrade(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<Upgraded, OutboundError>> {
@@ -215,7 +215,7 @@ impl Outbound for HttpOutbound {
 
     fn connect(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: ConnectRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<Connection, OutboundError>> {
@@ -242,7 +242,7 @@ impl Outbound for HttpOutbound {
 
     fn start_tls(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         connection: Connection,
         host: String,
         tls: TlsConnect,
@@ -258,7 +258,7 @@ impl Outbound for HttpOutbound {
 
     fn lookup(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         hostname: String,
     ) -> BoxFuture<'static, Result<Vec<IpAddr>, OutboundError>> {
         let _ = function;
@@ -276,7 +276,7 @@ impl Outbound for HttpOutbound {
 
     fn resolve(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: ResolveRequest,
     ) -> BoxFuture<'static, Result<serde_json::Value, OutboundError>> {
         let _ = function;
@@ -284,11 +284,7 @@ impl Outbound for HttpOutbound {
         Box::pin(async move { dns.resolve(request).await })
     }
 
-    fn reverse(
-        &self,
-        function: &FunctionIdentity,
-        ip: IpAddr,
-    ) -> BoxFuture<'static, Result<Vec<String>, OutboundError>> {
+    fn reverse(&self, function: &FunctionKey, ip: IpAddr) -> BoxFuture<'static, Result<Vec<String>, OutboundError>> {
         let _ = function;
         let dns = self.dns.clone();
         Box::pin(async move { dns.reverse(ip).await })

@@ -14,7 +14,7 @@ use http::{HeaderName, HeaderValue};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_util::rt::TokioIo;
 use shoal_runtime::outbound::{Connection, TlsConnect, Upgraded};
-use shoal_runtime::{FunctionIdentity, OutboundError, OutboundRequest, OutboundResponse};
+use shoal_runtime::{FunctionKey, OutboundError, OutboundRequest, OutboundResponse};
 use url::Url;
 
 use crate::HttpOutbound;
@@ -22,7 +22,7 @@ use crate::HttpOutbound;
 impl HttpOutbound {
     pub(crate) async fn perform_upgrade(
         self,
-        function: FunctionIdentity,
+        function: FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> Result<Upgraded, OutboundError> {

@@ -48,10 +48,8 @@ impl ModuleCache {
                 Err(e) => tracing::warn!(path = %path.display(), error = %e, "discarding unusable precompiled module"),
             }
         }
-        let module = Module::new(engine, wasm).map_err(|e| RuntimeError::InvalidModule(format!("{e:#}")))?;
-        let bytes = module
-            .serialize()
-            .map_err(|e| RuntimeError::InvalidModule(e.to_string()))?;
+        let module = Module::new(engine, wasm).map_err(RuntimeError::InvalidModule)?;
+        let bytes = module.serialize().map_err(RuntimeError::InvalidModule)?;
         let tmp = self.dir.join(format!("{digest}.{}.tmp", std::process::id()));
         std::fs::write(&tmp, bytes)?;
         std::fs::rename(&tmp, &path)?;

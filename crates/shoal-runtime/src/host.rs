@@ -27,17 +27,15 @@ use serde::Deserialize;
 use serde_json::json;
 use wasmtime::{Caller, Linker};
 
-use crate::RequestState;
+use crate::SandboxState;
 use crate::buffers::{BufferAccount, BufferCharge};
 use crate::limits::DeadlineExceeded;
 use crate::outbound::{
-    ConnectRequest, Connection, FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest,
-    ResolveRequest, TlsConnect,
+    ConnectRequest, Connection, FunctionKey, Outbound, OutboundError, OutboundLimits, OutboundRequest, ResolveRequest,
+    TlsConnect,
 };
 use crate::sockets::Sockets;
-
-/// Import module name the engine plugin uses.
-pub const HOST_MODULE: &str = "shoal_host_v1";
+use shoal_engine::abi;
 
 /// What a finished operation hands the guest, and what it leaves behind.
 pub(crate) struct Completion {
@@ -75,7 +73,7 @@ type Completed = (i32, Completion);
 /// The host-call state of one sandbox.
 pub(crate) struct HostCalls {
     outbound: Option<Arc<dyn Outbound>>,
-    function: FunctionIdentity,
+    function: FunctionKey,
     limits: OutboundLimits,
     /// Requests and connections started by the current request.
     started: u32,
@@ -92,7 +90,7 @@ pub(crate) struct HostCalls {
 }
 
 impl HostCalls {
-    pub(crate) fn new(outbound: Option<Arc<dyn Outbound>>, function: FunctionIdentity, limits: OutboundLimits) -> Self {
+    pub(crate) fn new(outbound: Option<Arc<dyn Outbound>>, function: FunctionKey, limits: OutboundLimits) -> Self {
         Self {
             outbound,
             function,
@@ -475,7 +473,7 @@ impl Drop for HostCalls {
     }
 }
 
-pub(crate) fn guest_bytes(caller: &mut Caller<'_, RequestState>, ptr: i32, len: i32) -> wasmtime::Result<Vec<u8>> {
+pub(crate) fn guest_bytes(caller: &mut Caller<'_, SandboxState>, ptr: i32, len: i32) -> wasmtime::Result<Vec<u8>> {
     let memory = caller
         .get_export("memory")
         .and_then(|e| e.into_memory())
@@ -491,7 +489,7 @@ pub(crate) fn guest_bytes(caller: &mut Caller<'_, RequestState>, ptr: i32, len: 
         .ok_or_else(|| wasmtime::Error::msg("guest buffer out of range"))
 }
 
-pub(crate) fn write_guest(caller: &mut Caller<'_, RequestState>, ptr: i32, bytes: &[u8]) -> wasmtime::Result<()> {
+pub(crate) fn write_guest(caller: &mut Caller<'_, SandboxState>, ptr: i32, bytes: &[u8]) -> wasmtime::Result<()> {
     let memory = caller
         .get_export("memory")
         .and_then(|e| e.into_memory())
@@ -501,16 +499,16 @@ pub(crate) fn write_guest(caller: &mut Caller<'_, RequestState>, ptr: i32, bytes
         .map_err(|_| wasmtime::Error::msg("guest buffer out of range"))
 }
 
-fn remaining(state: &RequestState) -> Duration {
+fn remaining(state: &SandboxState) -> Duration {
     state.deadline.saturating_duration_since(Instant::now())
 }
 
 /// Adds the `shoal_host_v1` imports to `linker`.
-pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Result<()> {
+pub(crate) fn add_to_linker(linker: &mut Linker<SandboxState>) -> wasmtime::Result<()> {
     linker.func_wrap(
-        HOST_MODULE,
-        "op_start",
-        |mut caller: Caller<'_, RequestState>,
+        abi::MODULE,
+        abi::OP_START.name,
+        |mut caller: Caller<'_, SandboxState>,
          name: i32,
          name_len: i32,
          head: i32,
@@ -529,9 +527,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
     )?;
     // fetch and node:http: `op_start("http.fetch", ..)` under its own name.
     linker.func_wrap(
-        HOST_MODULE,
-        "http_start",
-        |mut caller: Caller<'_, RequestState>,
+        abi::MODULE,
+        abi::HTTP_START.name,
+        |mut caller: Caller<'_, SandboxState>,
          head: i32,
          head_len: i32,
          body: i32,
@@ -545,9 +543,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         },
     )?;
     linker.func_wrap(
-        HOST_MODULE,
-        "http_cancel",
-        |mut caller: Caller<'_, RequestState>, id: i32| {
+        abi::MODULE,
+        abi::HTTP_CANCEL.name,
+        |mut caller: Caller<'_, SandboxState>, id: i32| {
             let calls = &mut caller.data_mut().calls;
             if let Some(abort) = calls.aborts.remove(&id) {
                 abort.abort();
@@ -559,9 +557,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         },
     )?;
     linker.func_wrap_async(
-        HOST_MODULE,
-        "wait",
-        |mut caller: Caller<'_, RequestState>, (timeout_ms,): (f64,)| {
+        abi::MODULE,
+        abi::WAIT.name,
+        |mut caller: Caller<'_, SandboxState>, (timeout_ms,): (f64,)| {
             Box::new(async move {
                 let state = caller.data_mut();
                 // Waiting is not running: the Function's turn goes to
@@ -605,9 +603,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         },
     )?;
     linker.func_wrap(
-        HOST_MODULE,
-        "result_size",
-        |mut caller: Caller<'_, RequestState>, id: i32, out: i32| -> wasmtime::Result<i32> {
+        abi::MODULE,
+        abi::RESULT_SIZE.name,
+        |mut caller: Caller<'_, SandboxState>, id: i32, out: i32| -> wasmtime::Result<i32> {
             let Some((head, body, _)) = caller.data().calls.results.get(&id) else {
                 return Ok(-1);
             };
@@ -619,9 +617,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         },
     )?;
     linker.func_wrap(
-        HOST_MODULE,
-        "result_read",
-        |mut caller: Caller<'_, RequestState>, id: i32, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
+        abi::MODULE,
+        abi::RESULT_READ.name,
+        |mut caller: Caller<'_, SandboxState>, id: i32, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
             let Some((head, body, _charge)) = caller.data_mut().calls.results.remove(&id) else {
                 return Ok(-1);
             };

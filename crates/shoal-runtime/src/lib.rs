@@ -5,8 +5,8 @@
 //! Lifetimes, from longest to shortest:
 //! - [`Runtime`]: one per process. Owns the `Engine`, the epoch ticker that
 //!   bounds CPU time, and the engine plugin's `InstancePre`.
-//! - [`FunctionModule`]: one per Function version. A dynamically linked module
-//!   (a few KB of bytecode importing the engine) or a static one.
+//! - [`FunctionModule`]: one per Function version: a few KB of bytecode
+//!   importing the engine.
 //! - a sandbox (one `Store`): either fresh for one request
 //!   ([`Runtime::invoke_with`]) or warm ([`Sandbox`]), serving one Function's
 //!   requests one after another with its module evaluated once. A sandbox
@@ -14,7 +14,8 @@
 //!
 //! This crate knows nothing about serving HTTP, Kubernetes, where modules
 //! come from or when a sandbox is worth keeping (the node decides); it turns
-//! a request frame into a response frame or a typed failure. Outbound calls a Function makes are counted and bounded here
+//! a request (head and body) into a response or a typed failure. Outbound
+//! calls a Function makes are counted and bounded here
 //! (the `host` module) but performed by an [`Outbound`] implementation
 //! (`shoal-outbound`), and the connections a sandbox opens are kept here
 //! for as long as it lives; read-only mounts are WASI preopens. The shares
@@ -49,13 +50,26 @@ use wasmtime::{
 use wasmtime_wasi::{WasiCtxBuilder, p1::WasiP1Ctx};
 
 pub use cache::ModuleCache;
-pub use host::HOST_MODULE;
-use limits::{DeadlineExceeded, GuestMemory, RequestLimiter};
+use limits::{DeadlineExceeded, GuestMemory, SandboxLimiter};
 pub use outbound::{
-    FunctionIdentity, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect, TlsOptions,
+    FunctionKey, Outbound, OutboundError, OutboundLimits, OutboundRequest, OutboundResponse, Redirect, TlsOptions,
 };
-use sandbox::{Job, LogPipe, Outcome, Serving, Shared};
+
+use sandbox::{Delivery, LogPipe, Outcome, Serving, Shared};
 pub use sandbox::{RequestLimits, Sandbox};
+
+/// An error and each of its causes, once each, joined by `: ` (as
+/// anyhow's `{:#}` prints them): for logs and messages that must say why.
+pub fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
+}
 
 /// Console output kept per request, in bytes.
 const MAX_LOG_BYTES: usize = 64 * 1024;
@@ -79,24 +93,25 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
     /// wasmtime refused the configuration.
-    #[error("configuring wasmtime: {0}")]
-    Config(String),
+    #[error("configuring wasmtime")]
+    Config(#[source] wasmtime::Error),
     /// The bytes are not a module this runtime can run.
-    #[error("the module cannot be loaded: {0}")]
-    InvalidModule(String),
+    #[error("the module cannot be loaded")]
+    InvalidModule(#[source] wasmtime::Error),
     /// The precompiled-module cache failed.
-    #[error("module cache: {0}")]
+    #[error("the module cache failed")]
     Cache(#[from] std::io::Error),
     /// JavaScript handed to [`Runtime::compile_js`] does not compile; the
     /// message is the engine's.
     #[error("{0}")]
     JsCompile(String),
     /// The engine failed while compiling JavaScript.
-    #[error("the JavaScript engine failed while compiling: {0}")]
+    #[error("the JavaScript engine failed while compiling")]
     Engine(#[source] wasmtime::Error),
 }
 
-/// Why a request did not produce a response.
+/// Why a request did not produce a response. Cloned to every request a
+/// failing sandbox had queued, so causes are kept as their text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvokeError {
     /// The guest ran past its deadline and was interrupted.
@@ -118,9 +133,12 @@ pub enum InvokeError {
     /// The guest trapped or failed; the message is wasmtime's.
     #[error("the Function trapped: {0}")]
     Trap(String),
-    /// The sandbox could not be created (for example the instance pool is
-    /// exhausted).
-    #[error("no sandbox available: {0}")]
+    /// Every sandbox slot of the pool is in use.
+    #[error("every sandbox slot is in use")]
+    NoSlot,
+    /// The sandbox could not be created for another reason (a mount that
+    /// cannot be opened).
+    #[error("no sandbox could be started: {0}")]
     Instantiate(String),
 }
 
@@ -131,7 +149,7 @@ pub struct RuntimeConfig {
     /// slots) rather than on-demand mmap.
     pub pooling: bool,
     /// Concurrent sandboxes the pool holds; ignored without pooling.
-    pub pool_instances: u32,
+    pub pool_slots: u32,
     /// Largest linear memory a sandbox may have, in bytes.
     pub max_memory_bytes: usize,
     /// Copy-on-write memory images for module data (instantiation maps the
@@ -155,7 +173,7 @@ impl Default for RuntimeConfig {
     fn default() -> Self {
         Self {
             pooling: true,
-            pool_instances: 1000,
+            pool_slots: 1000,
             max_memory_bytes: 2 << 30,
             copy_on_write: true,
             cache_dir: None,
@@ -171,9 +189,9 @@ pub struct InvokeLimits {
     /// Wall-clock time the guest may run.
     pub timeout: Duration,
     /// Linear memory the guest may use, in bytes.
-    pub memory_bytes: usize,
-    /// Largest response frame accepted, in bytes.
-    pub max_output_bytes: usize,
+    pub memory_limit: usize,
+    /// Largest response (head and body) accepted, in bytes.
+    pub max_response_bytes: usize,
     /// Bounds on outbound HTTP.
     pub outbound: OutboundLimits,
 }
@@ -183,7 +201,7 @@ impl InvokeLimits {
     pub fn request(&self) -> RequestLimits {
         RequestLimits {
             timeout: self.timeout,
-            max_output_bytes: self.max_output_bytes,
+            max_response_bytes: self.max_response_bytes,
             outbound: self.outbound,
         }
     }
@@ -193,9 +211,30 @@ impl Default for InvokeLimits {
     fn default() -> Self {
         Self {
             timeout: Duration::from_secs(180),
-            memory_bytes: 1 << 30,
-            max_output_bytes: 64 << 20,
+            memory_limit: 1 << 30,
+            max_response_bytes: 64 << 20,
             outbound: OutboundLimits::default(),
+        }
+    }
+}
+
+/// A request as the guest takes it: its head as JSON
+/// ([`shoal_envelope::RequestHead`]) and its body, each handed to the
+/// guest as they are.
+#[derive(Debug, Clone, Default)]
+pub struct GuestRequest {
+    /// The head, as JSON.
+    pub head: Bytes,
+    /// The body.
+    pub body: Bytes,
+}
+
+impl GuestRequest {
+    /// `head` as JSON, and `body` (shared, not copied).
+    pub fn new(head: &shoal_envelope::RequestHead, body: Bytes) -> Self {
+        Self {
+            head: Bytes::from(shoal_envelope::to_json(head)),
+            body,
         }
     }
 }
@@ -203,8 +242,11 @@ impl Default for InvokeLimits {
 /// What a request produced.
 #[derive(Debug, Clone)]
 pub struct Invocation {
-    /// The response frame the guest handed back (empty on failure).
-    pub response: Bytes,
+    /// The response head the guest handed back, as JSON
+    /// ([`shoal_envelope::ResponseHead`]; empty on failure).
+    pub head: Bytes,
+    /// The response body (empty on failure).
+    pub body: Bytes,
     /// What the guest wrote to stdout and stderr (console output) while
     /// serving this request, capped at 64 KiB.
     pub logs: Bytes,
@@ -217,9 +259,19 @@ pub struct Invocation {
 }
 
 impl Invocation {
+    /// The response head, parsed.
+    ///
+    /// # Errors
+    ///
+    /// The guest handed back no head of this envelope version.
+    pub fn response_head(&self) -> Result<shoal_envelope::ResponseHead, shoal_envelope::EnvelopeError> {
+        shoal_envelope::from_json(&self.head)
+    }
+
     fn failed(error: InvokeError) -> Self {
         Self {
-            response: Bytes::new(),
+            head: Bytes::new(),
+            body: Bytes::new(),
             logs: Bytes::new(),
             error: Some(error),
             instantiate_time: Duration::ZERO,
@@ -232,7 +284,7 @@ impl Invocation {
 #[derive(Debug, Clone, Default)]
 pub struct InvokeContext {
     /// The Function (for outbound policies and logs).
-    pub function: FunctionIdentity,
+    pub function: FunctionKey,
     /// Host folders the guest sees read-only (a Function's secretMounts).
     pub mounts: Vec<Mount>,
     /// Connections the Function's sandboxes hold open, counted up and down
@@ -255,9 +307,9 @@ pub struct Mount {
     pub guest: String,
 }
 
-struct RequestState {
+struct SandboxState {
     wasi: WasiP1Ctx,
-    limiter: RequestLimiter,
+    limiter: SandboxLimiter,
     /// When the request being served must be answered by.
     deadline: Instant,
     calls: host::HostCalls,
@@ -265,34 +317,19 @@ struct RequestState {
     cpu: cpu::CpuTurn,
 }
 
-/// How a Function module gets the JavaScript engine.
-enum Linking {
-    /// Imports the engine's exports from [`shoal_engine::IMPORT_NAMESPACE`];
-    /// `imports` are the export names in the module's import order.
-    Dynamic { module: Module, imports: Vec<String> },
-    /// Carries its own engine.
-    Static { pre: InstancePre<RequestState> },
-}
-
-/// A compiled Function module, ready to be instantiated per request.
+/// A compiled Function module, ready to be instantiated per request: the
+/// module and the engine exports it imports (from
+/// [`shoal_engine::IMPORT_NAMESPACE`]), in its import order.
 #[derive(Clone)]
 pub struct FunctionModule {
-    linking: Arc<Linking>,
+    module: Module,
+    imports: Arc<[String]>,
 }
 
 impl FunctionModule {
-    /// Whether this module shares the node's engine (dynamic linking).
-    pub fn is_dynamic(&self) -> bool {
-        matches!(*self.linking, Linking::Dynamic { .. })
-    }
-
     /// Bytes of compiled code and data this module keeps mapped.
     pub fn code_bytes(&self) -> usize {
-        let module = match &*self.linking {
-            Linking::Dynamic { module, .. } => module,
-            Linking::Static { pre } => pre.module(),
-        };
-        let range = module.image_range();
+        let range = self.module.image_range();
         (range.end as usize).saturating_sub(range.start as usize)
     }
 }
@@ -300,8 +337,7 @@ impl FunctionModule {
 /// The process-wide WebAssembly host.
 pub struct Runtime {
     engine: Engine,
-    linker: Linker<RequestState>,
-    js_engine: InstancePre<RequestState>,
+    js_engine: InstancePre<SandboxState>,
     /// The engine's initial linear memory, in bytes (see [`Sandbox::private_memory_bytes`]).
     engine_image_bytes: usize,
     cache: Option<ModuleCache>,
@@ -327,11 +363,11 @@ impl Runtime {
             .parallel_compilation(true);
         if config.pooling {
             let mut pool = PoolingAllocationConfig::new();
-            // Dynamic linking uses two core instances per request (the
+            // A sandbox holds two core instances (the
             // engine and the Function) sharing the engine's one memory.
-            pool.total_core_instances(config.pool_instances.saturating_mul(2))
-                .total_memories(config.pool_instances)
-                .total_tables(config.pool_instances.saturating_mul(2))
+            pool.total_core_instances(config.pool_slots.saturating_mul(2))
+                .total_memories(config.pool_slots)
+                .total_tables(config.pool_slots.saturating_mul(2))
                 .max_memory_size(config.max_memory_bytes)
                 .max_core_instances_per_component(4)
                 .linear_memory_keep_resident(config.keep_resident_bytes)
@@ -339,23 +375,19 @@ impl Runtime {
                 .pagemap_scan(wasmtime::Enabled::Auto);
             wasm_config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         }
-        let engine = Engine::new(&wasm_config).map_err(|e| RuntimeError::Config(e.to_string()))?;
+        let engine = Engine::new(&wasm_config).map_err(RuntimeError::Config)?;
         let cache = config
             .cache_dir
             .as_ref()
             .map(|dir| ModuleCache::new(&engine, dir.clone()))
             .transpose()?;
 
-        let mut linker: Linker<RequestState> = Linker::new(&engine);
-        wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut RequestState| &mut s.wasi)
-            .map_err(|e| RuntimeError::Config(e.to_string()))?;
-        host::add_to_linker(&mut linker).map_err(|e| RuntimeError::Config(e.to_string()))?;
-        sandbox::add_to_linker(&mut linker).map_err(|e| RuntimeError::Config(e.to_string()))?;
+        let linker = host_linker(&engine).map_err(RuntimeError::Config)?;
 
         let engine_module = compile(&engine, cache.as_ref(), shoal_engine::ENGINE_WASM)?;
         let js_engine = linker
             .instantiate_pre(&engine_module)
-            .map_err(|e| RuntimeError::InvalidModule(format!("the JavaScript engine: {e}")))?;
+            .map_err(|e| RuntimeError::InvalidModule(e.context("linking the JavaScript engine")))?;
         let engine_image_bytes = engine_module
             .exports()
             .find_map(|export| match export.ty() {
@@ -367,7 +399,6 @@ impl Runtime {
         let ticker = EpochTicker::start(&engine);
         Ok(Self {
             engine,
-            linker,
             js_engine,
             engine_image_bytes,
             cache,
@@ -407,42 +438,38 @@ impl Runtime {
     }
 
     fn link(&self, module: Module) -> Result<FunctionModule, RuntimeError> {
-        let from_engine = module.imports().any(|i| i.module() == shoal_engine::IMPORT_NAMESPACE);
-        let linking = if from_engine {
-            let mut imports = Vec::new();
-            for import in module.imports() {
-                if import.module() != shoal_engine::IMPORT_NAMESPACE {
-                    return Err(RuntimeError::InvalidModule(format!(
-                        "a dynamically linked Function may import only from {}, not {}::{}",
-                        shoal_engine::IMPORT_NAMESPACE,
-                        import.module(),
-                        import.name()
-                    )));
-                }
-                if self.js_engine.module().get_export(import.name()).is_none() {
-                    return Err(RuntimeError::InvalidModule(format!(
-                        "the module needs {} from the engine, which this engine does not export (built for another engine version?)",
-                        import.name()
-                    )));
-                }
-                imports.push(import.name().to_string());
+        let mut imports = Vec::new();
+        for import in module.imports() {
+            if import.module() != shoal_engine::IMPORT_NAMESPACE {
+                return Err(RuntimeError::InvalidModule(wasmtime::format_err!(
+                    "a Function module may import only the engine ({}), not {}::{}",
+                    shoal_engine::IMPORT_NAMESPACE,
+                    import.module(),
+                    import.name()
+                )));
             }
-            Linking::Dynamic { module, imports }
-        } else {
-            let pre = self
-                .linker
-                .instantiate_pre(&module)
-                .map_err(|e| RuntimeError::InvalidModule(e.to_string()))?;
-            Linking::Static { pre }
-        };
+            if self.js_engine.module().get_export(import.name()).is_none() {
+                return Err(RuntimeError::InvalidModule(wasmtime::format_err!(
+                    "the module needs {} from the engine, which this engine does not export (built for another engine version?)",
+                    import.name()
+                )));
+            }
+            imports.push(import.name().to_string());
+        }
+        if imports.is_empty() {
+            return Err(RuntimeError::InvalidModule(wasmtime::Error::msg(
+                "not a Shoal Function module: it does not import the engine",
+            )));
+        }
         Ok(FunctionModule {
-            linking: Arc::new(linking),
+            module,
+            imports: imports.into(),
         })
     }
 
     /// Runs one request in a fresh sandbox, dropped when it answers.
-    pub async fn invoke(&self, function: &FunctionModule, input: Bytes, limits: InvokeLimits) -> Invocation {
-        self.invoke_with(&InvokeContext::default(), function, input, limits)
+    pub async fn invoke(&self, function: &FunctionModule, request: GuestRequest, limits: InvokeLimits) -> Invocation {
+        self.invoke_with(&InvokeContext::default(), function, request, limits)
             .await
     }
 
@@ -451,27 +478,27 @@ impl Runtime {
         &self,
         context: &InvokeContext,
         function: &FunctionModule,
-        input: Bytes,
+        request: GuestRequest,
         limits: InvokeLimits,
     ) -> Invocation {
         // A queue holding this one request, closed behind it: the guest
         // serves it and is then told there is no more.
-        let (jobs, queue) = mpsc::channel(1);
+        let (deliveries, queue) = mpsc::channel(1);
         let (reply, answer) = oneshot::channel();
-        let job = Job {
-            frame: input,
+        let delivery = Delivery {
+            request,
             limits: limits.request(),
             reply,
         };
-        if jobs.try_send(job).is_err() {
-            return Invocation::failed(InvokeError::Instantiate("could not queue the request".into()));
+        if deliveries.try_send(delivery).is_err() {
+            return Invocation::failed(InvokeError::Instantiate("the request could not be queued".into()));
         }
-        drop(jobs);
+        drop(deliveries);
         self.sandbox_parts()
             .run(
                 context.clone(),
                 function.clone(),
-                limits.memory_bytes,
+                limits.memory_limit,
                 queue,
                 Shared::new(self.engine_image_bytes),
             )
@@ -486,16 +513,16 @@ impl Runtime {
 
     /// A warm sandbox for `function`: it instantiates the Function at its
     /// first request and then serves the requests sent to it, one at a time,
-    /// until it is dropped or fails. `memory_bytes`
+    /// until it is dropped or fails. `memory_limit`
     /// bounds its linear memory over its whole life.
-    pub fn start_sandbox(&self, context: &InvokeContext, function: &FunctionModule, memory_bytes: usize) -> Sandbox {
+    pub fn start_sandbox(&self, context: &InvokeContext, function: &FunctionModule, memory_limit: usize) -> Sandbox {
         // Capacity 1: the owner sends one request at a time.
-        let (jobs, queue) = mpsc::channel(1);
+        let (deliveries, queue) = mpsc::channel(1);
         let shared = Shared::new(self.engine_image_bytes);
         let run = self
             .sandbox_parts()
-            .run(context.clone(), function.clone(), memory_bytes, queue, shared.clone());
-        Sandbox::new(jobs, shared, Box::pin(run))
+            .run(context.clone(), function.clone(), memory_limit, queue, shared.clone());
+        Sandbox::new(deliveries, shared, Box::pin(run))
     }
 
     /// Compiles a JavaScript module to the engine's bytecode, which a
@@ -509,19 +536,7 @@ impl Runtime {
     /// [`RuntimeError::JsCompile`] with the engine's message when the source
     /// does not compile, [`RuntimeError::Engine`] when the engine traps.
     pub async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
-        let (_jobs, queue) = mpsc::channel(1);
-        let shared = Shared::new(self.engine_image_bytes);
-        let mut store = Store::new(
-            &self.engine,
-            RequestState {
-                wasi: WasiCtxBuilder::new().build_p1(),
-                limiter: RequestLimiter::new(1 << 30, shared.memory_bytes.clone(), self.guest_memory.clone()),
-                deadline: Instant::now() + Duration::from_secs(120),
-                calls: host::HostCalls::new(None, FunctionIdentity::default(), OutboundLimits::default()),
-                serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
-                cpu: cpu::CpuTurn::new(CpuShare::default()),
-            },
-        );
+        let mut store = Store::new(&self.engine, self.tool_state());
         bound(&mut store);
         let engine = self
             .js_engine
@@ -530,7 +545,7 @@ impl Runtime {
             .map_err(RuntimeError::Engine)?;
         let memory = engine
             .get_memory(&mut store, "memory")
-            .ok_or_else(|| RuntimeError::InvalidModule("the engine exports no memory".into()))?;
+            .ok_or_else(|| RuntimeError::InvalidModule(wasmtime::Error::msg("the engine exports no memory")))?;
         let realloc = engine
             .get_typed_func::<(u32, u32, u32, u32), u32>(&mut store, "cabi_realloc")
             .map_err(RuntimeError::Engine)?;
@@ -566,6 +581,21 @@ impl Runtime {
         Ok(out)
     }
 
+    /// The state of a store the runtime uses as a tool (compiling
+    /// JavaScript): no requests, no outbound calls, two minutes.
+    fn tool_state(&self) -> SandboxState {
+        let (_deliveries, queue) = mpsc::channel(1);
+        let shared = Shared::new(self.engine_image_bytes);
+        SandboxState {
+            wasi: WasiCtxBuilder::new().build_p1(),
+            limiter: SandboxLimiter::new(1 << 30, shared.memory_bytes.clone(), self.guest_memory.clone()),
+            deadline: Instant::now() + Duration::from_secs(120),
+            calls: host::HostCalls::new(None, FunctionKey::default(), OutboundLimits::default()),
+            serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
+            cpu: cpu::CpuTurn::new(CpuShare::default()),
+        }
+    }
+
     fn sandbox_parts(&self) -> SandboxParts {
         SandboxParts {
             engine: self.engine.clone(),
@@ -580,7 +610,7 @@ impl Runtime {
 /// as its own task.
 struct SandboxParts {
     engine: Engine,
-    js_engine: InstancePre<RequestState>,
+    js_engine: InstancePre<SandboxState>,
     outbound: Option<Arc<dyn Outbound>>,
     guest_memory: Arc<GuestMemory>,
 }
@@ -592,8 +622,8 @@ impl SandboxParts {
         self,
         context: InvokeContext,
         function: FunctionModule,
-        memory_bytes: usize,
-        queue: mpsc::Receiver<Job>,
+        memory_limit: usize,
+        queue: mpsc::Receiver<Delivery>,
         shared: Arc<Shared>,
     ) {
         let started = Instant::now();
@@ -602,12 +632,7 @@ impl SandboxParts {
         wasi.stdout(log.clone()).stderr(log.clone());
         let mut mount_error = None;
         for mount in &context.mounts {
-            if let Err(e) = wasi.preopened_dir(
-                &mount.host,
-                &mount.guest,
-                wasmtime_wasi::DirPerms::READ,
-                wasmtime_wasi::FilePerms::READ,
-            ) {
+            if let Err(e) = wasi.preopened_dir(&mount.host, &mount.guest, wasmtime_wasi::FsPerms::ReadOnly) {
                 mount_error = Some(InvokeError::Instantiate(format!(
                     "mounting {} at {}: {e:#}",
                     mount.host.display(),
@@ -617,9 +642,9 @@ impl SandboxParts {
         }
         let mut store = Store::new(
             &self.engine,
-            RequestState {
+            SandboxState {
                 wasi: wasi.build_p1(),
-                limiter: RequestLimiter::new(memory_bytes, shared.memory_bytes.clone(), self.guest_memory.clone()),
+                limiter: SandboxLimiter::new(memory_limit, shared.memory_bytes.clone(), self.guest_memory.clone()),
                 // Set per request when the guest takes one.
                 deadline: started + Duration::from_secs(3600),
                 calls: host::HostCalls::new(
@@ -662,29 +687,34 @@ impl SandboxParts {
 
     async fn instantiate(
         &self,
-        store: &mut Store<RequestState>,
+        store: &mut Store<SandboxState>,
         function: &FunctionModule,
     ) -> wasmtime::Result<Instance> {
-        match &*function.linking {
-            Linking::Static { pre } => pre.instantiate_async(&mut *store).await,
-            Linking::Dynamic { module, imports } => {
-                let js = self.js_engine.instantiate_async(&mut *store).await?;
-                let mut externs: Vec<Extern> = Vec::with_capacity(imports.len());
-                for name in imports {
-                    let export = js
-                        .get_export(&mut *store, name)
-                        .ok_or_else(|| wasmtime::Error::msg(format!("engine export {name} missing")))?;
-                    externs.push(export);
-                }
-                Instance::new_async(&mut *store, module, &externs).await
-            }
+        let js = self.js_engine.instantiate_async(&mut *store).await?;
+        let mut externs: Vec<Extern> = Vec::with_capacity(function.imports.len());
+        for name in function.imports.iter() {
+            let export = js
+                .get_export(&mut *store, name)
+                .ok_or_else(|| wasmtime::format_err!("engine export {name} missing"))?;
+            externs.push(export);
         }
+        Instance::new_async(&mut *store, &function.module, &externs).await
     }
+}
+
+/// What a sandbox's engine may import: WASI preview 1 and the host ABI
+/// (`shoal_engine::abi`), nothing else.
+fn host_linker(engine: &Engine) -> wasmtime::Result<Linker<SandboxState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p1::add_to_linker_async(&mut linker, |s: &mut SandboxState| &mut s.wasi)?;
+    host::add_to_linker(&mut linker)?;
+    sandbox::add_to_linker(&mut linker)?;
+    Ok(linker)
 }
 
 /// Applies the store's memory limiter, its deadline, checked at every
 /// epoch tick, and its Function's CPU share.
-fn bound(store: &mut Store<RequestState>) {
+fn bound(store: &mut Store<SandboxState>) {
     store.limiter(|s| &mut s.limiter);
     store.set_epoch_deadline(1);
     store.epoch_deadline_callback(|mut ctx| {
@@ -704,11 +734,11 @@ fn bound(store: &mut Store<RequestState>) {
 fn compile(engine: &Engine, cache: Option<&ModuleCache>, wasm: &[u8]) -> Result<Module, RuntimeError> {
     match cache {
         Some(cache) => cache.load_or_compile(engine, wasm),
-        None => Module::new(engine, wasm).map_err(|e| RuntimeError::InvalidModule(format!("{e:#}"))),
+        None => Module::new(engine, wasm).map_err(RuntimeError::InvalidModule),
     }
 }
 
-fn classify(e: wasmtime::Error, store: &Store<RequestState>) -> InvokeError {
+fn classify(e: wasmtime::Error, store: &Store<SandboxState>) -> InvokeError {
     if e.is::<DeadlineExceeded>() {
         return InvokeError::Timeout(store.data().serving.timeout());
     }
@@ -725,11 +755,10 @@ fn classify(e: wasmtime::Error, store: &Store<RequestState>) -> InvokeError {
     if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
         return InvokeError::Trap(format!("the Function exited with code {}", exit.0));
     }
-    let message = format!("{e:#}");
-    if message.contains("instance") && message.contains("limit") || message.contains("pooling") {
-        return InvokeError::Instantiate(message);
+    if e.is::<wasmtime::PoolConcurrencyLimitError>() {
+        return InvokeError::NoSlot;
     }
-    InvokeError::Trap(message)
+    InvokeError::Trap(format!("{e:#}"))
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] until the runtime is
@@ -762,5 +791,71 @@ impl EpochTicker {
 impl Drop for EpochTicker {
     fn drop(&mut self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoal_engine::abi;
+    use std::collections::BTreeMap;
+
+    type Signature = (Vec<Option<abi::ValType>>, Vec<Option<abi::ValType>>);
+
+    fn signature(ty: &wasmtime::FuncType) -> Signature {
+        let val = |t: wasmtime::ValType| match t {
+            wasmtime::ValType::I32 => Some(abi::ValType::I32),
+            wasmtime::ValType::F64 => Some(abi::ValType::F64),
+            _ => None,
+        };
+        (ty.params().map(val).collect(), ty.results().map(val).collect())
+    }
+
+    #[test]
+    fn the_engine_imports_exactly_the_host_abi_and_the_runtime_defines_exactly_that() {
+        let runtime = Runtime::new(&RuntimeConfig {
+            pooling: false,
+            ..RuntimeConfig::default()
+        })
+        .expect("a runtime");
+        let declared: BTreeMap<String, Signature> = abi::IMPORTS
+            .iter()
+            .map(|import| {
+                let types = |list: &[abi::ValType]| list.iter().copied().map(Some).collect();
+                (import.name.to_string(), (types(import.params), types(import.results)))
+            })
+            .collect();
+        let imported: BTreeMap<String, Signature> = runtime
+            .js_engine
+            .module()
+            .imports()
+            .filter(|import| import.module() == abi::MODULE)
+            .map(|import| match import.ty() {
+                wasmtime::ExternType::Func(ty) => (import.name().to_string(), signature(&ty)),
+                other => panic!("the engine imports {} as {other:?}, not a function", import.name()),
+            })
+            .collect();
+        assert_eq!(imported, declared, "the committed engine's imports of {}", abi::MODULE);
+
+        let mut store = Store::new(&runtime.engine, runtime.tool_state());
+        let linker = host_linker(&runtime.engine).expect("the runtime's linker");
+        let host: Vec<(String, Extern)> = linker
+            .iter(&mut store)
+            .filter(|(module, _, _)| *module == abi::MODULE)
+            .map(|(_, name, item)| (name.to_string(), item))
+            .collect();
+        let defined: BTreeMap<String, Signature> = host
+            .into_iter()
+            .map(|(name, item)| match item {
+                Extern::Func(func) => (name, signature(&func.ty(&store))),
+                other => panic!("the runtime defines {name} as {other:?}, not a function"),
+            })
+            .collect();
+        assert_eq!(
+            defined,
+            declared,
+            "what the runtime's linker defines in {}",
+            abi::MODULE
+        );
     }
 }

@@ -86,7 +86,7 @@ impl GuestMemory {
 /// Caps linear memory and remembers which cap was hit, so a failed request
 /// can be reported as a memory overrun (its own, or the node's) rather than
 /// a generic trap.
-pub(crate) struct RequestLimiter {
+pub(crate) struct SandboxLimiter {
     memory_limit: usize,
     exceeded: bool,
     node_exhausted: bool,
@@ -97,7 +97,7 @@ pub(crate) struct RequestLimiter {
     charged: usize,
 }
 
-impl RequestLimiter {
+impl SandboxLimiter {
     pub(crate) fn new(memory_limit: usize, memory_bytes: Arc<AtomicUsize>, node: Arc<GuestMemory>) -> Self {
         Self {
             memory_limit,
@@ -126,13 +126,13 @@ impl RequestLimiter {
     }
 }
 
-impl Drop for RequestLimiter {
+impl Drop for SandboxLimiter {
     fn drop(&mut self) {
         self.node.release(self.charged);
     }
 }
 
-impl wasmtime::ResourceLimiter for RequestLimiter {
+impl wasmtime::ResourceLimiter for SandboxLimiter {
     fn memory_growing(&mut self, current: usize, desired: usize, maximum: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.memory_limit || maximum.is_some_and(|m| desired > m) {
             self.exceeded = true;
@@ -174,11 +174,11 @@ mod tests {
     fn the_node_account_refuses_growth_past_its_limit_and_gets_it_back_on_drop() {
         use wasmtime::ResourceLimiter;
         let node = GuestMemory::new(100);
-        let mut first = RequestLimiter::new(1000, Arc::new(AtomicUsize::new(0)), node.clone());
+        let mut first = SandboxLimiter::new(1000, Arc::new(AtomicUsize::new(0)), node.clone());
         // The initial (shared) memory is not charged.
         assert!(first.memory_growing(0, 500, None).unwrap());
         assert!(first.memory_growing(500, 570, None).unwrap());
-        let mut second = RequestLimiter::new(1000, Arc::new(AtomicUsize::new(0)), node.clone());
+        let mut second = SandboxLimiter::new(1000, Arc::new(AtomicUsize::new(0)), node.clone());
         assert!(second.memory_growing(0, 500, None).unwrap());
         assert!(second.memory_growing(500, 560, None).is_err(), "70 + 60 > 100");
         assert!(second.node_exhausted() && !second.exceeded());

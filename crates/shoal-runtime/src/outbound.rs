@@ -13,6 +13,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
+pub use shoal_envelope::FunctionKey;
 
 /// An outbound request as the Function asked for it.
 #[derive(Debug, Clone, Deserialize)]
@@ -129,15 +130,6 @@ impl OutboundError {
         self.code = Some(code);
         self
     }
-}
-
-/// The Function an invocation runs, as outbound policies and logs see it.
-#[derive(Debug, Clone, Default)]
-pub struct FunctionIdentity {
-    /// The Function's namespace.
-    pub namespace: String,
-    /// The Function's name.
-    pub name: String,
 }
 
 /// Per-invocation limits on outbound calls.
@@ -284,7 +276,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// Performs `request` for `function`, giving up after `timeout`.
     fn send(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<OutboundResponse, OutboundError>>;
@@ -293,7 +285,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// hands over the connection.
     fn upgrade(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: OutboundRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<Upgraded, OutboundError>> {
@@ -304,7 +296,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// Opens a TCP (or TLS) connection, giving up after `timeout`.
     fn connect(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: ConnectRequest,
         timeout: Duration,
     ) -> BoxFuture<'static, Result<Connection, OutboundError>> {
@@ -315,7 +307,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// Starts TLS on an open connection (STARTTLS, `tls.connect({socket})`).
     fn start_tls(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         connection: Connection,
         host: String,
         tls: TlsConnect,
@@ -329,7 +321,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// (`dns.lookup`).
     fn lookup(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         hostname: String,
     ) -> BoxFuture<'static, Result<Vec<IpAddr>, OutboundError>> {
         let _ = (function, hostname);
@@ -340,7 +332,7 @@ pub trait Outbound: Send + Sync + 'static {
     /// (`dns.resolve*`).
     fn resolve(
         &self,
-        function: &FunctionIdentity,
+        function: &FunctionKey,
         request: ResolveRequest,
     ) -> BoxFuture<'static, Result<serde_json::Value, OutboundError>> {
         let _ = (function, request);
@@ -348,11 +340,7 @@ pub trait Outbound: Send + Sync + 'static {
     }
 
     /// The names an address has (`dns.reverse`).
-    fn reverse(
-        &self,
-        function: &FunctionIdentity,
-        ip: IpAddr,
-    ) -> BoxFuture<'static, Result<Vec<String>, OutboundError>> {
+    fn reverse(&self, function: &FunctionKey, ip: IpAddr) -> BoxFuture<'static, Result<Vec<String>, OutboundError>> {
         let _ = (function, ip);
         Box::pin(async { Err(not_offered("DNS queries")) })
     }

@@ -4,10 +4,10 @@
 //! The guest pulls its requests: the prelude calls `next_request` (an async
 //! host function, so an idle sandbox is a parked fiber holding no thread),
 //! reads the head (JSON) and body with `request_read` and hands the answer
-//! back with `respond`. Callers speak whole envelope frames
-//! (`shoal-envelope`); this module splits and joins them, so the guest
-//! never copies a frame together. The host side of that is a queue of [`Job`]s. A fresh sandbox
-//! per request is a queue holding one job and closed behind it; a warm
+//! back with `respond` (`shoal_engine::abi`). Heads and bodies travel as
+//! they are: nothing is framed or copied together on the way. The host side
+//! of that is a queue of [`Delivery`]s (a request and where its answer goes). A fresh sandbox
+//! per request is a queue holding one delivery and closed behind it; a warm
 //! [`Sandbox`] keeps its queue open, so the Function's module is evaluated
 //! once and its module-level state lives until the sandbox is dropped.
 //!
@@ -27,9 +27,11 @@ use tokio::sync::{mpsc, oneshot};
 use wasmtime::{Caller, Linker};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 
-use crate::host::{HOST_MODULE, guest_bytes, write_guest};
+use shoal_engine::abi;
+
+use crate::host::{guest_bytes, write_guest};
 use crate::outbound::OutboundLimits;
-use crate::{Invocation, InvokeError, RequestState};
+use crate::{GuestRequest, Invocation, InvokeError, SandboxState};
 
 /// Time a retired guest gets to return.
 const RETIRE_GRACE: Duration = Duration::from_secs(1);
@@ -40,40 +42,40 @@ pub struct RequestLimits {
     /// Wall-clock time the request may take, counted from when the sandbox
     /// takes it.
     pub timeout: Duration,
-    /// Largest response frame accepted, in bytes.
-    pub max_output_bytes: usize,
+    /// Largest response (head and body) accepted, in bytes.
+    pub max_response_bytes: usize,
     /// Bounds on the request's outbound HTTP.
     pub outbound: OutboundLimits,
 }
 
 /// A request waiting for, or being served by, a sandbox.
-pub(crate) struct Job {
-    pub(crate) frame: Bytes,
+pub(crate) struct Delivery {
+    pub(crate) request: GuestRequest,
     pub(crate) limits: RequestLimits,
     pub(crate) reply: oneshot::Sender<Outcome>,
 }
 
-/// What became of a job.
+/// What became of a delivery.
 pub(crate) enum Outcome {
     /// The sandbox took the request: its answer or failure.
     Served(Invocation),
-    /// The sandbox ended before taking it; the frame comes back untouched so
-    /// the caller can send it elsewhere.
-    NotServed(Bytes),
+    /// The sandbox ended before taking it; the request comes back untouched
+    /// so the caller can send it elsewhere.
+    NotServed(GuestRequest),
 }
 
 /// The request a sandbox is serving now.
 struct Current {
     /// Head and body, until the guest reads them.
-    frame: Option<(Bytes, Bytes)>,
+    request: Option<GuestRequest>,
     reply: oneshot::Sender<Outcome>,
     taken: Instant,
-    max_output_bytes: usize,
+    max_response_bytes: usize,
 }
 
 /// The host-side state of a sandbox's request queue.
 pub(crate) struct Serving {
-    jobs: Option<mpsc::Receiver<Job>>,
+    deliveries: Option<mpsc::Receiver<Delivery>>,
     current: Option<Current>,
     log: LogPipe,
     /// How long instantiation took, reported with the first request.
@@ -84,9 +86,9 @@ pub(crate) struct Serving {
 }
 
 impl Serving {
-    pub(crate) fn new(jobs: mpsc::Receiver<Job>, log: LogPipe, shared: Arc<Shared>) -> Self {
+    pub(crate) fn new(deliveries: mpsc::Receiver<Delivery>, log: LogPipe, shared: Arc<Shared>) -> Self {
         Self {
-            jobs: Some(jobs),
+            deliveries: Some(deliveries),
             current: None,
             log,
             instantiate_time: None,
@@ -113,29 +115,33 @@ impl Serving {
             let error = error
                 .clone()
                 .unwrap_or_else(|| InvokeError::Trap("the Function ended without answering the request".into()));
-            self.answer(current, Bytes::new(), Some(error));
+            self.answer(current, Bytes::new(), Bytes::new(), Some(error));
         }
-        let Some(mut jobs) = self.jobs.take() else { return };
-        jobs.close();
-        while let Ok(job) = jobs.try_recv() {
+        let Some(mut deliveries) = self.deliveries.take() else {
+            return;
+        };
+        deliveries.close();
+        while let Ok(delivery) = deliveries.try_recv() {
             let outcome = match (&error, started) {
                 (Some(e), false) => Outcome::Served(Invocation {
-                    response: Bytes::new(),
+                    head: Bytes::new(),
+                    body: Bytes::new(),
                     logs: Bytes::new(),
                     error: Some(e.clone()),
                     instantiate_time: self.instantiate_time.unwrap_or_default(),
                     run_time: Duration::ZERO,
                 }),
-                _ => Outcome::NotServed(job.frame),
+                _ => Outcome::NotServed(delivery.request),
             };
-            let _ = job.reply.send(outcome);
+            let _ = delivery.reply.send(outcome);
         }
     }
 
-    fn answer(&mut self, current: Current, response: Bytes, error: Option<InvokeError>) {
+    fn answer(&mut self, current: Current, head: Bytes, body: Bytes, error: Option<InvokeError>) {
         self.shared.served.fetch_add(1, Ordering::Relaxed);
         let invocation = Invocation {
-            response,
+            head,
+            body,
             logs: self.log.take(),
             error,
             instantiate_time: self.instantiate_time.take().unwrap_or_default(),
@@ -181,15 +187,15 @@ pub(crate) type Driver = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// received it with no hand-off between threads, and an idle sandbox is
 /// just memory. Dropping it drops the parked guest with its store.
 pub struct Sandbox {
-    jobs: mpsc::Sender<Job>,
+    deliveries: mpsc::Sender<Delivery>,
     shared: Arc<Shared>,
     driver: tokio::sync::Mutex<Option<Driver>>,
 }
 
 impl Sandbox {
-    pub(crate) fn new(jobs: mpsc::Sender<Job>, shared: Arc<Shared>, driver: Driver) -> Self {
+    pub(crate) fn new(deliveries: mpsc::Sender<Delivery>, shared: Arc<Shared>, driver: Driver) -> Self {
         Self {
-            jobs,
+            deliveries,
             shared,
             driver: tokio::sync::Mutex::new(Some(driver)),
         }
@@ -200,38 +206,34 @@ impl Sandbox {
     ///
     /// # Errors
     ///
-    /// Gives `input` back when the sandbox ended before taking the request
-    /// (it had failed or chose to stop): send it to another sandbox.
-    pub async fn invoke(&self, input: Bytes, limits: RequestLimits) -> Result<Invocation, Bytes> {
+    /// Gives `request` back when the sandbox ended before taking it (it
+    /// had failed or chose to stop): send it to another sandbox.
+    pub async fn invoke(&self, request: GuestRequest, limits: RequestLimits) -> Result<Invocation, GuestRequest> {
         let mut driver = self.driver.lock().await;
         let Some(run) = driver.as_mut() else {
-            return Err(input);
+            return Err(request);
         };
         let (reply, mut answer) = oneshot::channel();
-        let job = Job {
-            frame: input,
-            limits,
-            reply,
-        };
-        if let Err(refused) = self.jobs.try_send(job) {
-            let job = match refused {
-                mpsc::error::TrySendError::Full(job) | mpsc::error::TrySendError::Closed(job) => job,
+        let delivery = Delivery { request, limits, reply };
+        if let Err(refused) = self.deliveries.try_send(delivery) {
+            let delivery = match refused {
+                mpsc::error::TrySendError::Full(delivery) | mpsc::error::TrySendError::Closed(delivery) => delivery,
             };
-            return Err(job.frame);
+            return Err(delivery.request);
         }
         let outcome = tokio::select! {
             biased;
             outcome = &mut answer => outcome,
             () = run.as_mut() => {
                 // The guest ended (failed, or returned): it answered the
-                // job or gave it back on its way out.
+                // delivery or gave it back on its way out.
                 *driver = None;
                 answer.await
             }
         };
         match outcome {
             Ok(Outcome::Served(invocation)) => Ok(invocation),
-            Ok(Outcome::NotServed(frame)) => Err(frame),
+            Ok(Outcome::NotServed(request)) => Err(request),
             Err(_) => Ok(Invocation::failed(InvokeError::Trap("the sandbox was stopped".into()))),
         }
     }
@@ -243,8 +245,8 @@ impl Sandbox {
     /// with thousands of modules loaded, each such unwind walks all their
     /// unwind tables.)
     pub async fn retire(self) {
-        let Self { jobs, driver, .. } = self;
-        drop(jobs);
+        let Self { deliveries, driver, .. } = self;
+        drop(deliveries);
         if let Some(run) = driver.into_inner() {
             run.await;
         }
@@ -345,56 +347,51 @@ impl tokio::io::AsyncWrite for LogPipe {
     }
 }
 
-/// An envelope frame's head and body (a malformed frame gives its bytes as
-/// the head, which the guest then refuses with a clear error).
-fn split_frame(frame: &Bytes) -> (Bytes, Bytes) {
-    if frame.len() >= 4 {
-        let head_len = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
-        if let Some(end) = head_len.checked_add(4).filter(|end| *end <= frame.len()) {
-            return (frame.slice(4..end), frame.slice(end..));
-        }
-    }
-    (frame.clone(), Bytes::new())
-}
-
 /// Adds `next_request`, `request_read` and `respond` to `linker`.
-pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Result<()> {
+pub(crate) fn add_to_linker(linker: &mut Linker<SandboxState>) -> wasmtime::Result<()> {
     linker.func_wrap_async(
-        HOST_MODULE,
-        "next_request",
-        |mut caller: Caller<'_, RequestState>, (out,): (i32,)| {
+        abi::MODULE,
+        abi::NEXT_REQUEST.name,
+        |mut caller: Caller<'_, SandboxState>, (out,): (i32,)| {
             Box::new(async move {
                 caller.data_mut().cpu.release();
                 let serving = &mut caller.data_mut().serving;
                 if let Some(current) = serving.current.take() {
                     let error = InvokeError::Trap("the Function asked for a request without answering one".into());
-                    serving.answer(current, Bytes::new(), Some(error));
+                    serving.answer(current, Bytes::new(), Bytes::new(), Some(error));
                 }
-                let Some(mut jobs) = serving.jobs.take() else {
+                let Some(mut deliveries) = serving.deliveries.take() else {
                     return Ok(0);
                 };
-                let job = jobs.recv().await;
+                let delivery = deliveries.recv().await;
                 let state = caller.data_mut();
-                state.serving.jobs = Some(jobs);
-                let Some(job) = job else {
+                state.serving.deliveries = Some(deliveries);
+                let Some(delivery) = delivery else {
                     // Retired: a moment to return, whatever the last
                     // request's deadline was.
                     state.deadline = Instant::now() + RETIRE_GRACE;
                     return Ok(0);
                 };
-                let (head, body) = split_frame(&job.frame);
+                let (Ok(head_len), Ok(body_len)) = (
+                    u32::try_from(delivery.request.head.len()),
+                    u32::try_from(delivery.request.body.len()),
+                ) else {
+                    let error = InvokeError::Trap("the request is larger than 4 GiB".into());
+                    let _ = delivery.reply.send(Outcome::Served(Invocation::failed(error)));
+                    return Ok(0);
+                };
                 let mut sizes = [0u8; 8];
-                sizes[..4].copy_from_slice(&(head.len() as u32).to_le_bytes());
-                sizes[4..].copy_from_slice(&(body.len() as u32).to_le_bytes());
+                sizes[..4].copy_from_slice(&head_len.to_le_bytes());
+                sizes[4..].copy_from_slice(&body_len.to_le_bytes());
                 state.cpu.begin_request();
-                state.deadline = crate::limits::deadline_after(job.limits.timeout);
-                state.serving.timeout = job.limits.timeout;
-                state.calls.begin_request(job.limits.outbound);
+                state.deadline = crate::limits::deadline_after(delivery.limits.timeout);
+                state.serving.timeout = delivery.limits.timeout;
+                state.calls.begin_request(delivery.limits.outbound);
                 state.serving.current = Some(Current {
-                    frame: Some((head, body)),
-                    reply: job.reply,
+                    request: Some(delivery.request),
+                    reply: delivery.reply,
                     taken: Instant::now(),
-                    max_output_bytes: job.limits.max_output_bytes,
+                    max_response_bytes: delivery.limits.max_response_bytes,
                 });
                 write_guest(&mut caller, out, &sizes)?;
                 Ok(1)
@@ -402,21 +399,27 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
         },
     )?;
     linker.func_wrap(
-        HOST_MODULE,
-        "request_read",
-        |mut caller: Caller<'_, RequestState>, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
-            let Some((head, body)) = caller.data_mut().serving.current.as_mut().and_then(|c| c.frame.take()) else {
+        abi::MODULE,
+        abi::REQUEST_READ.name,
+        |mut caller: Caller<'_, SandboxState>, head_ptr: i32, body_ptr: i32| -> wasmtime::Result<i32> {
+            let Some(request) = caller
+                .data_mut()
+                .serving
+                .current
+                .as_mut()
+                .and_then(|c| c.request.take())
+            else {
                 return Ok(-1);
             };
-            write_guest(&mut caller, head_ptr, &head)?;
-            write_guest(&mut caller, body_ptr, &body)?;
+            write_guest(&mut caller, head_ptr, &request.head)?;
+            write_guest(&mut caller, body_ptr, &request.body)?;
             Ok(0)
         },
     )?;
     linker.func_wrap(
-        HOST_MODULE,
-        "respond",
-        |mut caller: Caller<'_, RequestState>,
+        abi::MODULE,
+        abi::RESPOND.name,
+        |mut caller: Caller<'_, SandboxState>,
          head_ptr: i32,
          head_len: i32,
          body_ptr: i32,
@@ -425,25 +428,17 @@ pub(crate) fn add_to_linker(linker: &mut Linker<RequestState>) -> wasmtime::Resu
             let Some(current) = caller.data_mut().serving.current.take() else {
                 return Ok(-1);
             };
-            let limit = current.max_output_bytes;
-            let size = (head_len as u32 as usize).saturating_add(body_len as u32 as usize) + 4;
-            let (response, error) = if size > limit {
-                (
-                    Bytes::new(),
-                    Some(InvokeError::Trap(format!(
-                        "the response is larger than the node's limit of {limit} bytes"
-                    ))),
-                )
+            let limit = current.max_response_bytes;
+            let size = (head_len as u32 as usize).saturating_add(body_len as u32 as usize);
+            let (head, body, error) = if size > limit {
+                let error = InvokeError::Trap(format!("the response is larger than the node's limit of {limit} bytes"));
+                (Bytes::new(), Bytes::new(), Some(error))
             } else {
                 let head = guest_bytes(&mut caller, head_ptr, head_len)?;
                 let body = guest_bytes(&mut caller, body_ptr, body_len)?;
-                let mut frame = Vec::with_capacity(size);
-                frame.extend_from_slice(&(head.len() as u32).to_le_bytes());
-                frame.extend_from_slice(&head);
-                frame.extend_from_slice(&body);
-                (Bytes::from(frame), None)
+                (Bytes::from(head), Bytes::from(body), None)
             };
-            caller.data_mut().serving.answer(current, response, error);
+            caller.data_mut().serving.answer(current, head, body, error);
             Ok(0)
         },
     )?;

@@ -82,7 +82,7 @@ pub enum SyncError {
         reason: String,
     },
     /// Reading a referenced ConfigMap or Secret failed.
-    #[error("reading {what}: {source}")]
+    #[error("reading {what} failed")]
     Kube {
         /// The object read.
         what: String,
@@ -100,7 +100,7 @@ pub enum SyncError {
         source: std::io::Error,
     },
     /// The artifact could not be pulled or compiled.
-    #[error("loading the module: {0}")]
+    #[error("loading the module failed")]
     Load(#[from] shoal_node::LoadError),
 }
 
@@ -108,8 +108,10 @@ pub enum SyncError {
 /// artifact is marked so the controller builds it again.
 fn published_error(error: &SyncError) -> String {
     match error {
-        SyncError::Load(shoal_node::LoadError::Missing(why)) => format!("{}: {why}", cluster::ARTIFACT_MISSING),
-        other => other.to_string(),
+        SyncError::Load(shoal_node::LoadError::Missing(why)) => {
+            format!("{}: {}", cluster::ARTIFACT_MISSING, shoal_runtime::causes(why.as_ref()))
+        }
+        other => shoal_runtime::causes(other),
     }
 }
 
@@ -292,7 +294,7 @@ impl NodeSync {
                 Ok(())
             }
             Err(e) => {
-                tracing::warn!(%namespace, %name, %artifact, error = %e, "Function failed to load");
+                tracing::warn!(%namespace, %name, %artifact, error = %shoal_runtime::causes(&e), "Function failed to load");
                 Err(e.into())
             }
         }
@@ -448,7 +450,7 @@ impl NodeSync {
                     match result {
                         Ok(()) => Ok(Action::await_change()),
                         Err(e) => {
-                            tracing::warn!(%namespace, %name, error = %e, "Function not served on this node");
+                            tracing::warn!(%namespace, %name, error = %shoal_runtime::causes(&e), "Function not served on this node");
                             Err(e)
                         }
                     }
@@ -498,7 +500,7 @@ impl NodeSync {
     async fn publish_loop(self: Arc<Self>) {
         loop {
             if let Err(e) = self.publish().await {
-                tracing::warn!(error = %e, "publishing node status");
+                tracing::warn!(error = %shoal_runtime::causes(&e), "publishing node status");
             }
             tokio::select! {
                 () = self.changed.notified() => {}

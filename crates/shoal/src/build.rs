@@ -4,7 +4,7 @@ use std::{path::PathBuf, sync::Arc, time::Instant};
 
 use anyhow::Context;
 use clap::Args;
-use shoal_build::{Builder, JsTools, Linking};
+use shoal_build::{Builder, JsTools};
 use shoal_oci::{ArtifactMetadata, Credentials, Registry};
 use shoal_runtime::{Runtime, RuntimeConfig};
 
@@ -30,9 +30,6 @@ pub struct BuildArgs {
     /// Push the module to this OCI reference (registry/repository:tag).
     #[arg(long)]
     push: Option<String>,
-    /// dynamic: a small module sharing the node's engine; static: self-contained.
-    #[arg(long, default_value = "dynamic")]
-    linking: Linking,
     /// The Function's NAMESPACE/NAME (default: from the YAML, file or folder name).
     #[arg(long, value_name = "NS/NAME")]
     name: Option<String>,
@@ -214,17 +211,16 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
         .as_ref()
         .map(shoal_build::static_env)
         .unwrap_or_default();
-    let built = builder.build_with_env(&source.inputs, args.linking, &env).await?;
+    let built = builder.build_with_env(&source.inputs, &env).await?;
     for warning in &built.warnings {
         eprintln!("warning: {warning}");
     }
     let digest = shoal_oci::sha256_digest(&built.wasm);
     let t = &built.timings;
     println!(
-        "built {}/{} ({} linking): {} bytes, {digest}",
+        "built {}/{}: {} bytes, {digest}",
         source.namespace,
         source.name,
-        built.linking,
         built.wasm.len()
     );
     println!(
@@ -258,7 +254,6 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
             function: format!("{}/{}", source.namespace, source.name),
             source_hash: built.source_hash.clone(),
             engine_version: built.engine_version.clone(),
-            linking: built.linking.to_string(),
         };
         let pushed = Registry::for_reference(&reference, credentials)
             .push(&reference, &built.wasm, &metadata)

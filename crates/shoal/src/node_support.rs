@@ -12,10 +12,10 @@ use shoal_runtime::{OutboundLimits, Runtime, RuntimeConfig};
 #[derive(Args, Clone)]
 pub struct NodeArgs {
     /// Default FUNC_TIMEOUT in seconds.
-    #[arg(long = "timeout", env = "FUNC_TIMEOUT", default_value_t = 180)]
+    #[arg(long = "timeout", env = "FUNC_TIMEOUT", default_value_t = FunctionDefaults::default().timeout.as_secs())]
     pub timeout_secs: u64,
     /// Default request body limit in MB.
-    #[arg(long = "body-limit-mb", env = "REQ_MB_LIMIT", default_value_t = 1)]
+    #[arg(long = "body-limit-mb", env = "REQ_MB_LIMIT", default_value_t = (FunctionDefaults::default().body_limit >> 20) as u64)]
     pub body_limit_mb: u64,
     /// The longest FUNC_TIMEOUT a Function's env may set, in seconds.
     #[arg(long = "max-timeout", env = "SHOAL_MAX_FUNC_TIMEOUT", default_value_t = shoal_node::DEFAULT_MAX_TIMEOUT_SECS)]
@@ -24,16 +24,16 @@ pub struct NodeArgs {
     #[arg(long = "max-body-limit-mb", env = "SHOAL_MAX_BODY_MB", default_value_t = shoal_node::DEFAULT_MAX_BODY_MB)]
     pub max_body_limit_mb: usize,
     /// Seconds a client may take to send a request's headers.
-    #[arg(long, env = "SHOAL_HEADER_READ_TIMEOUT_SECS", default_value_t = 30)]
+    #[arg(long, env = "SHOAL_HEADER_READ_TIMEOUT_SECS", default_value_t = NodeConfig::default().header_read_timeout.as_secs())]
     pub header_read_timeout_secs: u64,
     /// Connections the node holds at once.
-    #[arg(long, env = "SHOAL_MAX_CONNECTIONS", default_value_t = 16_384)]
+    #[arg(long, env = "SHOAL_MAX_CONNECTIONS", default_value_t = NodeConfig::default().max_connections)]
     pub max_connections: usize,
     /// Bytes of bodies the node holds outside its sandboxes at once (inbound
     /// request bodies, outbound bodies, outbound results until the guest
     /// takes them, answers until the caller has read them), across all
     /// Functions, in MB.
-    #[arg(long, env = "SHOAL_MAX_BUFFERED_BODY_MB", default_value_t = 512)]
+    #[arg(long, env = "SHOAL_MAX_BUFFERED_BODY_MB", default_value_t = NodeConfig::default().max_buffered_body_bytes >> 20)]
     pub max_buffered_body_mb: usize,
     /// What all sandboxes together may grow their memory by, in MB: the
     /// node-wide bound under each Function's own memory limit. 0: half the
@@ -42,22 +42,22 @@ pub struct NodeArgs {
     #[arg(long, env = "SHOAL_MAX_GUEST_MEMORY_MB", default_value_t = 0)]
     pub max_guest_memory_mb: usize,
     /// Requests one Function may run at once before 503.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = FunctionDefaults::default().max_concurrency)]
     pub max_concurrency: usize,
-    /// Sandboxes the whole node may run at once (the instance pool).
-    #[arg(long, default_value_t = 1000)]
-    pub pool_instances: u32,
+    /// Sandboxes the whole node may run at once (the pool's slots).
+    #[arg(long, default_value_t = RuntimeConfig::default().pool_slots)]
+    pub pool_slots: u32,
     /// Memory for loaded modules before idle ones are evicted, in MB.
-    #[arg(long = "memory-budget-mb", default_value_t = 512)]
+    #[arg(long = "memory-budget-mb", default_value_t = shoal_node::TableConfig::default().memory_budget >> 20)]
     pub memory_budget_mb: usize,
     /// Namespace of a bare-name Host.
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value_t = NodeConfig::default().default_namespace)]
     pub default_namespace: String,
     /// Where emitted CloudEvents go.
     #[arg(
         long,
         env = "PUBLISHER_PROXY_ADDRESS",
-        default_value = "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish"
+        default_value_t = NodeConfig::default().publisher_proxy
     )]
     pub publisher_proxy: String,
     /// Seconds /healthz reports not-ready before the listener closes on shutdown.
@@ -68,11 +68,11 @@ pub struct NodeArgs {
     pub cache_dir: Option<PathBuf>,
     /// Outbound HTTP requests (fetch, http, axios) and connections (net,
     /// tls, WebSocket) one invocation may start.
-    #[arg(long, env = "SHOAL_OUTBOUND_MAX_REQUESTS", default_value_t = 50)]
+    #[arg(long, env = "SHOAL_OUTBOUND_MAX_REQUESTS", default_value_t = OutboundLimits::default().max_requests)]
     pub outbound_max_requests: u32,
     /// Connections (net, tls, WebSocket) one sandbox may hold open at once;
     /// in a warm sandbox they outlive the request that opened them.
-    #[arg(long, env = "SHOAL_OUTBOUND_MAX_SOCKETS", default_value_t = 64)]
+    #[arg(long, env = "SHOAL_OUTBOUND_MAX_SOCKETS", default_value_t = OutboundLimits::default().max_sockets)]
     pub outbound_max_sockets: u32,
     /// Largest outbound response body a Function may receive, in MB.
     #[arg(long, env = "SHOAL_OUTBOUND_MAX_RESPONSE_MB", default_value_t = 10)]
@@ -121,21 +121,21 @@ pub struct NodeArgs {
     pub fresh_sandbox_per_request: bool,
     /// Warm sandboxes (evaluated instances) one Function may keep, at most
     /// its concurrency limit.
-    #[arg(long, env = "SHOAL_WARM_MAX_PER_FUNCTION", default_value_t = 64)]
+    #[arg(long, env = "SHOAL_WARM_MAX_PER_FUNCTION", default_value_t = WarmConfig::default().max_per_function)]
     pub warm_max_per_function: usize,
     /// Requests a warm sandbox serves before it is recycled.
-    #[arg(long, env = "SHOAL_WARM_MAX_REQUESTS", default_value_t = 10_000)]
+    #[arg(long, env = "SHOAL_WARM_MAX_REQUESTS", default_value_t = WarmConfig::default().max_requests)]
     pub warm_max_requests: u64,
     /// A warm sandbox whose memory beyond the engine's shared image grew
     /// past this many MB is not kept.
-    #[arg(long, env = "SHOAL_WARM_MAX_SANDBOX_MB", default_value_t = 128)]
+    #[arg(long, env = "SHOAL_WARM_MAX_SANDBOX_MB", default_value_t = WarmConfig::default().max_sandbox_memory >> 20)]
     pub warm_max_sandbox_mb: usize,
     /// Seconds an idle warm sandbox is kept.
-    #[arg(long, env = "SHOAL_WARM_IDLE_SECS", default_value_t = 60)]
+    #[arg(long, env = "SHOAL_WARM_IDLE_SECS", default_value_t = WarmConfig::default().idle_ttl.as_secs())]
     pub warm_idle_secs: u64,
     /// Memory all idle warm sandboxes of the node may hold, in MB, beyond
     /// the engine's image they share.
-    #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = 256)]
+    #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = WarmConfig::default().memory_budget >> 20)]
     pub warm_budget_mb: usize,
 }
 
@@ -176,7 +176,7 @@ pub fn runtime(args: &NodeArgs, placement: Placement) -> anyhow::Result<Arc<Runt
         mb => mb.saturating_mul(1 << 20),
     };
     let config = RuntimeConfig {
-        pool_instances: args.pool_instances,
+        pool_slots: args.pool_slots,
         cache_dir,
         max_guest_memory_bytes,
         ..RuntimeConfig::default()
@@ -303,7 +303,7 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
         default_namespace: args.default_namespace.clone(),
         publisher_proxy: args.publisher_proxy.clone(),
         drain_delay: Duration::from_secs(args.drain_delay_secs),
-        pool_slots: u64::from(args.pool_instances),
+        pool_slots: u64::from(args.pool_slots),
         outbound: OutboundLimits {
             max_requests: args.outbound_max_requests,
             max_sockets: args.outbound_max_sockets,

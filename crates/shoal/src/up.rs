@@ -11,7 +11,7 @@ use std::{
 
 use anyhow::Context;
 use clap::Args;
-use shoal_build::{Builder, FunctionSource, JsTools, Linking};
+use shoal_build::{Builder, FunctionSource, JsTools};
 use shoal_node::{FunctionConfig, FunctionKey, FunctionTable, ModuleSource, Node, TableConfig};
 use shoal_runtime::Mount;
 
@@ -25,9 +25,6 @@ pub struct UpArgs {
     /// Address to serve on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// dynamic (shared engine) or static modules.
-    #[arg(long, default_value = "dynamic")]
-    linking: Linking,
     /// Seconds between looks at a gitRepository Function's reference for a
     /// new commit (rebuilt and swapped in when there is one).
     #[arg(long, default_value_t = 30)]
@@ -69,8 +66,8 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         let batch: Vec<PathBuf> = pending.drain(..pending.len().min(2)).collect();
         let mut builds = tokio::task::JoinSet::new();
         for path in batch {
-            let (builder, node, linking) = (builder.clone(), args.node.clone(), args.linking);
-            builds.spawn(async move { build_one(path, &builder, linking, &node).await });
+            let (builder, node) = (builder.clone(), args.node.clone());
+            builds.spawn(async move { build_one(path, &builder, &node).await });
         }
         while let Some(done) = builds.join_next().await {
             if let Ok(outcome) = done {
@@ -99,7 +96,6 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
     let watcher_table = table.clone();
     let node_args = args.node.clone();
     let git_poll = Duration::from_secs(args.git_poll_secs.max(1));
-    let linking = args.linking;
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(Duration::from_millis(700)).await;
@@ -122,7 +118,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
                     Some(w) => w.stamp != stamp(&path) || w.new_commit(git_poll).await,
                 };
                 if changed {
-                    let outcome = build_one(path, &builder, linking, &node_args).await;
+                    let outcome = build_one(path, &builder, &node_args).await;
                     watched.apply(outcome, &watcher_table);
                 }
             }
@@ -189,7 +185,7 @@ struct Outcome {
     result: Result<(FunctionKey, FunctionConfig, Vec<u8>, String, u128), String>,
 }
 
-async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &NodeArgs) -> Outcome {
+async fn build_one(path: PathBuf, builder: &Builder, node: &NodeArgs) -> Outcome {
     let stamp = stamp(&path);
     let mut git = None;
     let result = async {
@@ -215,7 +211,7 @@ async fn build_one(path: PathBuf, builder: &Builder, linking: Linking, node: &No
             .map(shoal_build::static_env)
             .unwrap_or_default();
         let built = builder
-            .build_with_env(&source.inputs, linking, &env)
+            .build_with_env(&source.inputs, &env)
             .await
             .map_err(|e| format!("{key}: {e}"))?;
         for warning in &built.warnings {

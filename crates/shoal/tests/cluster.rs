@@ -24,6 +24,7 @@ use shoal_node::{FunctionDefaults, FunctionTable, Node, NodeConfig, TableConfig}
 use shoal_sync::{NodeSync, SyncConfig};
 use shoal_tests::admission::Webhooks;
 use shoal_tests::fake_kube::{FakeKube, object_path};
+use shoal_tests::fake_watches::FakeWatches;
 use shoal_tests::{TestRegistry, runtime};
 
 const NS: &str = "kyma-samples";
@@ -31,6 +32,7 @@ const NS: &str = "kyma-samples";
 struct Platform {
     fake: Arc<FakeKube>,
     ctx: Arc<Context>,
+    watches: std::sync::Mutex<FakeWatches>,
     sync: Arc<NodeSync>,
     node_addr: std::net::SocketAddr,
     hooks: Webhooks,
@@ -93,6 +95,7 @@ impl Platform {
         }))
         .expect("pod");
         pods.apply_watcher_event(&watcher::Event::Apply(pod));
+        let (children, watches) = FakeWatches::new(&fake);
         let ctx = Arc::new(Context::new(
             fake.client(),
             ControllerConfig {
@@ -101,10 +104,12 @@ impl Platform {
                 ..ControllerConfig::default()
             },
             NodeView::new(pod_store),
+            children,
         ));
         Self {
             fake,
             ctx,
+            watches: std::sync::Mutex::new(watches),
             sync,
             node_addr,
             hooks: Webhooks::start().await,
@@ -128,6 +133,7 @@ impl Platform {
         for _ in 0..2 {
             let function = self.function(name);
             let had_finalizer = function.metadata.finalizers.is_some();
+            self.watches.lock().unwrap().sync();
             shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
                 .await
                 .expect("reconcile");
@@ -144,7 +150,7 @@ impl Platform {
             .iter()
             .find(|c| c.type_ == type_)
             .unwrap_or_else(|| panic!("{name}: no {type_} in {:?}", status.conditions));
-        (c.status.clone(), c.message.clone().unwrap_or_default())
+        (c.status.to_string(), c.message.clone().unwrap_or_default())
     }
 
     /// Does what the Job controller and kubelet do with the build Job: lays

@@ -1,0 +1,6 @@
+//! The `shoal` command's tests, in one binary: the CLI as a user runs it
+//! (`cli`), and the whole cluster flow with real parts wherever a cluster
+//! is not needed (`cluster`).
+
+mod cli;
+mod cluster;
