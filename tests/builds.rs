@@ -204,10 +204,10 @@ export function main() {
 }
 
 /// Node 22's built-in modules and their exports, and where Shoal's still
-/// differ (crates/shoal-build/js/node/test/: gen-builtin-shapes.mjs writes
-/// the first, the module tests keep the second).
+/// differ (tests/node-modules/: gen-builtin-shapes.mjs writes the first,
+/// the module tests keep the second).
 fn node_builtins() -> (serde_json::Value, serde_json::Value) {
-    let dir = shoal_tests::workspace_root().join("crates/shoal-build/js/node/test");
+    let dir = shoal_tests::workspace_root().join("tests/node-modules");
     let read = |name: &str| -> serde_json::Value {
         let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))

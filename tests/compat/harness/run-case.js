@@ -31,7 +31,7 @@ const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const upstream = require('./upstream');
 const services = require('./services');
-const { startFakeDnsServer } = require('../../../crates/shoal-build/js/node/test/fake-dns-server.cjs');
+const { startFakeDnsServer } = require('../../node-modules/harness/fake-dns-server.cjs');
 
 // Response headers left out of the printed line: framing and per-run values, and the two
 // Express adds on its own (X-Powered-By, ETag), which say nothing about the Function.

@@ -3,8 +3,8 @@
 // files the pattern matches; esbuild's own looks the request up as written,
 // so `./lib/env` misses `./lib/env.js`, which Node finds by adding ".js".
 // The replacement tries Node's extensions and index files, and fails with
-// Node's MODULE_NOT_FOUND. bundle-check.mjs checks that esbuild still
-// writes the helper this way.
+// Node's MODULE_NOT_FOUND. tests/node-modules/bundle-check.mjs checks that
+// esbuild still writes the helper this way.
 export const ESBUILD_GLOB = `var __glob = (map) => (path) => {
   var fn = map[path];
   if (fn) return fn();

@@ -8,7 +8,7 @@
 const { inspect } = require('./internal/inspect');
 const { isDeepEqual, isDeepStrictEqual } = require('./internal/comparisons');
 const { invalidArgType, nodeError } = require('./internal/errors');
-const types = require('./util-types');
+const types = require('./util/types');
 
 const kReadableOperator = {
   deepStrictEqual: 'Expected values to be strictly deep-equal:',

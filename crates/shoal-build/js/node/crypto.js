@@ -4,14 +4,15 @@
 // createCipheriv/createDecipheriv, update/final, not as streams) are here;
 // keys (KeyObject, key generation), signatures, RSA encryption, ECDH,
 // X509Certificate and Web Crypto are in internal/crypto/. The work is done in the engine
-// (globalThis.__shoal_native), in Rust.
+// (internal/native.js), in Rust.
 const { concatBytes } = require('./internal/bytes.js');
 
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType, outOfRange, notAvailable, addUnderscores } = require('./internal/errors');
 const { DOMException } = require('./internal/dom-exception');
+const native = require('./internal/native');
 const {
-  native, kState, isArrayBufferLike, viewBytes, toBytes, encodeOutput, hashNames, digestLengths, normalizeHash,
+  kState, isArrayBufferLike, viewBytes, toBytes, encodeOutput, hashNames, digestLengths, normalizeHash,
 } = require('./internal/crypto/util');
 // The key API and Web Crypto are loaded on first use: most Functions only
 // hash or want a UUID, and should not pay for setting up the rest.
@@ -62,7 +63,7 @@ class Hash {
     const st = this[kState];
     if (st.finalized) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
     st.finalized = true;
-    const result = native().digest(st.alg, concatBytes(st.chunks));
+    const result = native.digest(st.alg, concatBytes(st.chunks));
     st.chunks = [];
     return encodeOutput(result, outputEncoding);
   }
@@ -95,7 +96,7 @@ class Hmac {
     // Node returns an empty result (not an error) for a second digest().
     if (st.finalized) return encodeOutput(new ArrayBuffer(0), outputEncoding);
     st.finalized = true;
-    const result = native().hmac(st.alg, st.key, concatBytes(st.chunks));
+    const result = native.hmac(st.alg, st.key, concatBytes(st.chunks));
     st.chunks = [];
     return encodeOutput(result, outputEncoding);
   }
@@ -118,7 +119,7 @@ function hash(algorithm, data, outputEncoding = 'hex') {
   const alg = normalizeHash(algorithm);
   if (!alg) throw new Error('Digest method not supported');
   if (typeof data !== 'string' && !ArrayBuffer.isView(data)) throw invalidArgType('data', ['string', 'Buffer', 'TypedArray', 'DataView'], data);
-  return encodeOutput(native().digest(alg, toBytes(data)), outputEncoding);
+  return encodeOutput(native.digest(alg, toBytes(data)), outputEncoding);
 }
 
 // ---------------------------------------------------------------- random
@@ -134,7 +135,7 @@ function validateSize(size, name = 'size', max = kMaxRandomBytes) {
 
 function randomBytesRaw(n) {
   if (n === 0) return new Uint8Array(0);
-  return new Uint8Array(native().randomBytes(n));
+  return new Uint8Array(native.randomBytes(n));
 }
 
 function randomBytes(size, callback) {
@@ -284,7 +285,7 @@ function pbkdf2Sync(password, salt, iterations, keylen, digest) {
   const alg = normalizeHash(digest, 'digest');
   if (!alg) throw nodeError(TypeError, 'ERR_CRYPTO_INVALID_DIGEST', `Invalid digest: ${digest}`);
   if (keylen === 0) return Buffer.alloc(0);
-  return Buffer.from(native().pbkdf2(alg, pw, s, iterations, keylen));
+  return Buffer.from(native.pbkdf2(alg, pw, s, iterations, keylen));
 }
 
 function pbkdf2(password, salt, iterations, keylen, digest, callback) {
@@ -299,14 +300,13 @@ function pbkdf2(password, salt, iterations, keylen, digest, callback) {
 
 // HKDF (RFC 5869) from HMAC.
 function hkdfBytes(alg, ikm, salt, info, length) {
-  const n = native();
   const hashLen = digestLengths[alg];
-  const prk = new Uint8Array(n.hmac(alg, salt.length ? salt : new Uint8Array(hashLen), ikm));
+  const prk = new Uint8Array(native.hmac(alg, salt.length ? salt : new Uint8Array(hashLen), ikm));
   const out = new Uint8Array(length);
   let prev = new Uint8Array(0);
   for (let i = 0, off = 0; off < length; i++) {
     const input = concatBytes([prev, info, Uint8Array.of(i + 1)]);
-    prev = new Uint8Array(n.hmac(alg, prk, input));
+    prev = new Uint8Array(native.hmac(alg, prk, input));
     out.set(prev.subarray(0, Math.min(prev.length, length - off)), off);
     off += prev.length;
   }
@@ -354,7 +354,7 @@ function scryptSync(password, salt, keylen, options) {
   }
   if (keylen === 0) return Buffer.alloc(0);
   try {
-    return Buffer.from(native().scrypt(pw, s, N, r, p, keylen));
+    return Buffer.from(native.scrypt(pw, s, N, r, p, keylen));
   } catch (err) {
     throw nodeError(RangeError, 'ERR_CRYPTO_INVALID_SCRYPT_PARAMS', err.message);
   }
@@ -467,12 +467,12 @@ class Cipheriv {
       out = new Uint8Array(0);
       if (whole > 0) {
         const blocks = all.subarray(0, whole);
-        out = new Uint8Array(native().aesCbc(this._key, this._iv, blocks, this._decrypt));
+        out = new Uint8Array(native.aesCbc(this._key, this._iv, blocks, this._decrypt));
         this._iv = (this._decrypt ? blocks : out).slice(whole - 16, whole);
       }
     } else {
       const counter = this._mode === 'gcm' ? gcmCounterBlock(this._iv) : this._iv;
-      out = new Uint8Array(native().aesCtr(this._key, counter, this._offset, input, this._mode === 'gcm'));
+      out = new Uint8Array(native.aesCtr(this._key, counter, this._offset, input, this._mode === 'gcm'));
       this._offset += input.length;
       // The tag covers the ciphertext; the engine recomputes it from the
       // plaintext (encrypting) or the ciphertext (decrypting) at final().
@@ -490,7 +490,7 @@ class Cipheriv {
         if (this._autoPadding) {
           const pad = 16 - (this._pending.length % 16);
           const block = concatBytes([this._pending, new Uint8Array(pad).fill(pad)]);
-          out = new Uint8Array(native().aesCbc(this._key, this._iv, block, false));
+          out = new Uint8Array(native.aesCbc(this._key, this._iv, block, false));
         } else if (this._pending.length > 0) {
           throw nodeError(Error, 'ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH', 'error:1C80006B:Provider routines::wrong final block length');
         }
@@ -498,7 +498,7 @@ class Cipheriv {
         if (this._pending.length !== 16) {
           throw nodeError(Error, 'ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH', 'error:1C80006B:Provider routines::wrong final block length');
         }
-        const plain = new Uint8Array(native().aesCbc(this._key, this._iv, this._pending, true));
+        const plain = new Uint8Array(native.aesCbc(this._key, this._iv, this._pending, true));
         if (this._autoPadding) {
           const pad = plain[15];
           if (pad < 1 || pad > 16 || plain.subarray(16 - pad).some((b) => b !== pad)) {
@@ -514,9 +514,9 @@ class Cipheriv {
       this._all = [];
       if (this._decrypt) {
         if (this._tag === undefined) throw new Error('Unsupported state or unable to authenticate data');
-        native().aesGcm(this._key, this._iv, this._aad, data, this._tag);
+        native.aesGcm(this._key, this._iv, this._aad, data, this._tag);
       } else {
-        this._tag = new Uint8Array(native().aesGcm(this._key, this._iv, this._aad, data));
+        this._tag = new Uint8Array(native.aesGcm(this._key, this._iv, this._aad, data));
       }
     }
     return encodeOutput(out, outputEncoding);

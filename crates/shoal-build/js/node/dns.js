@@ -3,7 +3,7 @@
 // operation, internal/dns/host.js), with Node's API and errors: lookup()
 // as getaddrinfo answers, resolve*() and reverse() as a DNS resolver does,
 // Resolver, the error-code constants. lookupService() (getnameinfo) is
-// not offered. dns.promises (dns-promises.js) shares the default resolver
+// not offered. dns.promises (dns/promises.js) shares the default resolver
 // and result order.
 const { isIP } = require('./internal/dns/ip.js');
 const { validateStringWithoutNullBytes, validateFunction, validateOneOf,
@@ -78,5 +78,5 @@ resolver.registerModule(module.exports, resolver.CallbackResolver.prototype);
 Object.defineProperty(module.exports, 'promises', {
   configurable: true,
   enumerable: true,
-  get: () => require('./dns-promises.js'),
+  get: () => require('./dns/promises.js'),
 });

@@ -8,6 +8,7 @@
 const { Buffer } = require('buffer');
 const pathModule = require('path');
 const { invalidArgType, nodeError, notAvailable } = require('./internal/errors');
+const engine = require('./internal/native');
 
 const constants = Object.freeze({
   UV_FS_SYMLINK_DIR: 1, UV_FS_SYMLINK_JUNCTION: 2, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2,
@@ -52,10 +53,10 @@ function uvError(code, syscall, path, dest) {
   return err;
 }
 
+// The engine's file functions, behind the Function's own files.
 function native() {
-  const n = globalThis.__shoal_native;
-  if (!n || typeof n.fsRead !== 'function') throw notAvailable('node:fs', 'the engine does not provide __shoal_native');
-  return functionFilesOver(n);
+  engine.check('fsRead');
+  return functionFilesOver(engine);
 }
 
 // The Function's own files (handler.js, package.json, a folder's or Git

@@ -1,97 +1,44 @@
 // Where Shoal's module for each Node.js built-in is: the one mapping both
-// the bundler (../bundle.mjs) and the module tests (test/bundle-plugin.mjs)
-// use. Every built-in of Node 22 has a file (test/builtin-shapes.json lists
-// them), so no Function fails to build for requiring one. `x`, `node:x` and
-// `x/` (how npm polyfills such as readable-stream name built-ins) all
-// resolve to node/<file>.js.
+// the bundler (../bundle.mjs) and the module tests
+// (tests/node-modules/harness/bundle-plugin.mjs) use. Every built-in of
+// Node 22 has a file, so no Function fails to build for requiring one.
+// `x`, `node:x` and `x/` (how npm polyfills such as readable-stream name
+// built-ins) all resolve to node/x.js, a subpath module `x/y` to
+// node/x/y.js (fs/promises.js, dns/promises.js...), the names Node keeps
+// from before node:stream and node:http were split up (`_stream_*`,
+// `_http_*`, `_tls_*`) to node/legacy/; FILE_EXCEPTIONS lists the rest.
 import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const nodeDir = path.dirname(fileURLToPath(import.meta.url));
 
-const FILES = {
-  assert: "assert.js",
-  "assert/strict": "assert-strict.js",
-  async_hooks: "async_hooks.js",
-  buffer: "buffer.js",
-  child_process: "child_process.js",
-  cluster: "cluster.js",
-  console: "console.js",
-  constants: "constants.js",
-  crypto: "crypto.js",
-  dgram: "dgram.js",
-  diagnostics_channel: "diagnostics_channel.js",
-  dns: "dns.js",
-  "dns/promises": "dns-promises.js",
-  domain: "domain.js",
-  events: "events.js",
-  fs: "fs.js",
-  "fs/promises": "fs-promises.js",
-  http: "http.js",
-  http2: "http2.js",
-  https: "https.js",
-  inspector: "inspector.js",
-  "inspector/promises": "inspector-promises.js",
-  module: "module.js",
-  net: "net.js",
-  os: "os.js",
-  path: "path.js",
-  "path/posix": "path.js",
-  "path/win32": "path-win32.js",
-  perf_hooks: "perf_hooks.js",
-  process: "process.js",
-  punycode: "punycode.js",
-  querystring: "querystring.js",
-  readline: "readline.js",
-  "readline/promises": "readline-promises.js",
-  repl: "repl.js",
-  sea: "sea.js",
-  sqlite: "sqlite.js",
-  stream: "stream.js",
-  "stream/consumers": "stream-consumers.js",
-  "stream/promises": "stream-promises.js",
-  "stream/web": "internal/stream-web.js",
-  string_decoder: "string_decoder.js",
-  sys: "util.js",
-  test: "test.js",
-  "test/reporters": "test-reporters.js",
-  timers: "timers.js",
-  "timers/promises": "timers-promises.js",
-  tls: "tls.js",
-  trace_events: "trace_events.js",
-  tty: "tty.js",
-  url: "url.js",
-  util: "util.js",
-  "util/types": "util-types.js",
-  v8: "v8.js",
-  vm: "vm.js",
-  wasi: "wasi.js",
-  worker_threads: "worker_threads.js",
-  zlib: "zlib.js",
-  // The names Node keeps for its own files from before node:stream and
-  // node:http were split up; old packages still require them.
-  _http_agent: "legacy/_http_agent.js",
-  _http_client: "legacy/_http_client.js",
-  _http_common: "legacy/_http_common.js",
-  _http_incoming: "legacy/_http_incoming.js",
-  _http_outgoing: "legacy/_http_outgoing.js",
-  _http_server: "legacy/_http_server.js",
-  _stream_duplex: "legacy/_stream_duplex.js",
-  _stream_passthrough: "legacy/_stream_passthrough.js",
-  _stream_readable: "legacy/_stream_readable.js",
-  _stream_transform: "legacy/_stream_transform.js",
-  _stream_wrap: "legacy/_stream_wrap.js",
-  _stream_writable: "legacy/_stream_writable.js",
-  _tls_common: "legacy/_tls_common.js",
-  _tls_wrap: "legacy/_tls_wrap.js",
-};
-
 const hostRequire = createRequire(import.meta.url);
 
-// Built-ins Node loads only by their `node:` name: `require('test')` is
-// the npm package of that name, `require('node:test')` Node's runner.
-const SCHEME_ONLY = new Set(hostRequire("./internal/builtin-names.js").schemeOnly);
+// Node 22's built-in names (internal/builtin-names.js, written by
+// tests/node-modules/gen-builtin-data.mjs). `schemeOnly` are those Node
+// loads only by their `node:` name: `require('test')` is the npm package
+// of that name, `require('node:test')` Node's runner.
+const builtinNames = hostRequire("./internal/builtin-names.js");
+const BUILTINS = new Set([...builtinNames.builtinModules, ...builtinNames.schemeOnly]);
+const SCHEME_ONLY = new Set(builtinNames.schemeOnly);
+
+// The built-ins whose file is not named after them.
+const FILE_EXCEPTIONS = {
+  // path is path.posix.
+  "path/posix": "path.js",
+  // Also where the web stream globals come from.
+  "stream/web": "internal/stream-web.js",
+  // Node's old name for util.
+  sys: "util.js",
+};
+
+/** The file of built-in `bare` (a name of BUILTINS), relative to nodeDir. */
+function fileOf(bare) {
+  if (Object.hasOwn(FILE_EXCEPTIONS, bare)) return FILE_EXCEPTIONS[bare];
+  if (bare.startsWith("_")) return `legacy/${bare}.js`;
+  return `${bare}.js`;
+}
 
 // Built-ins of the node running the build beyond Node 22's (a newer Node
 // adds some): they resolve as built-ins too, to a module that loads and
@@ -109,18 +56,18 @@ export function isBuiltin(specifier) {
   if (specifier.startsWith("node:")) return true;
   const bare = bareName(specifier);
   if (SCHEME_ONLY.has(bare)) return false;
-  return Object.hasOwn(FILES, bare) || hostBuiltins.has(bare);
+  return BUILTINS.has(bare) || hostBuiltins.has(bare);
 }
 
 /** Shoal's file for a built-in module, or null when Shoal has none. */
 export function moduleFile(specifier) {
   const bare = bareName(specifier);
-  return Object.hasOwn(FILES, bare) ? path.join(nodeDir, FILES[bare]) : null;
+  return BUILTINS.has(bare) ? path.join(nodeDir, fileOf(bare)) : null;
 }
 
 /** Every built-in name Shoal has a file for, as a Function would require it. */
 export function knownBuiltins() {
-  return Object.keys(FILES).map((name) => (SCHEME_ONLY.has(name) ? `node:${name}` : name));
+  return [...BUILTINS].map((name) => (SCHEME_ONLY.has(name) ? `node:${name}` : name));
 }
 
 // A built-in Shoal does not know (a newer Node's) resolves into this
@@ -162,7 +109,7 @@ export const BUNDLED_BUILTINS_NAMESPACE = "shoal-bundled-builtins";
 
 /** The built-in names (bare) whose module is `file`. */
 export function builtinNamesOfFile(file) {
-  return Object.keys(FILES).filter((name) => path.join(nodeDir, FILES[name]) === file);
+  return [...BUILTINS].filter((name) => path.join(nodeDir, fileOf(name)) === file);
 }
 
 /**

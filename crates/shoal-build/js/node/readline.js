@@ -8,7 +8,7 @@ const { Interface: BaseInterface, NO_TERMINAL } = require('./internal/readline/i
 const { clearLine, clearScreenDown, cursorTo, moveCursor } = require('./internal/readline/callbacks.js');
 const { invalidArgType, abortError } = require('./internal/errors.js');
 const { notImplemented } = require('./internal/unsupported.js');
-const promises = require('./readline-promises.js');
+const promises = require('./readline/promises.js');
 
 // Callable without `new`, as Node's is.
 function Interface(input, output, completer, terminal) {

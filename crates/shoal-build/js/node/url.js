@@ -7,6 +7,7 @@
 
 const { URL, URLSearchParams } = require('./internal/url');
 const { nodeError, invalidArgType } = require('./internal/errors');
+const native = require('./internal/native');
 const querystring = require('querystring');
 const pathModule = require('path');
 
@@ -455,7 +456,7 @@ function domainToASCII(domain) {
   const d = String(domain);
   if (d === '') return '';
   try {
-    const parts = globalThis.__shoal_native.urlParse(`ws://${d}`);
+    const parts = native.urlParse(`ws://${d}`);
     return parts.hostname;
   } catch {
     return '';

@@ -5,7 +5,7 @@ const { inspect, format, formatWithOptions, stripVTControlCharacters } = require
 const { isDeepStrictEqual } = require('./internal/comparisons');
 const { TextEncoder, TextDecoder, isWellFormed } = require('./internal/text-coding');
 const { invalidArgType, nodeError, validateFunction, abortError } = require('./internal/errors');
-const types = require('./util-types');
+const types = require('./util/types');
 const { parseEnv } = require('./internal/dotenv.js');
 
 const kCustomPromisifiedSymbol = Symbol.for('nodejs.util.promisify.custom');

@@ -1,11 +1,12 @@
 'use strict';
 // node:zlib for Shoal Functions. Compression is the engine's
-// (__shoal_native.zlib, whole buffers at a time). The streaming classes
+// (internal/native.js zlib, whole buffers at a time). The streaming classes
 // (createGzip() and friends) are Transform streams that collect their
 // input and (de)compress it when the stream ends. Brotli is not available.
 
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType, notAvailable } = require('./internal/errors');
+const native = require('./internal/native');
 
 const constants = {
   Z_NO_FLUSH: 0, Z_PARTIAL_FLUSH: 1, Z_SYNC_FLUSH: 2, Z_FULL_FLUSH: 3, Z_FINISH: 4, Z_BLOCK: 5,
@@ -71,11 +72,10 @@ function run(op, buffer, opts) {
   const options = checkOptions(opts);
   const bytes = inputBytes(buffer);
   const level = options.level === undefined ? -1 : options.level;
-  const nat = globalThis.__shoal_native;
-  if (!nat || typeof nat.zlib !== 'function') throw notAvailable('node:zlib', 'the engine does not provide __shoal_native.zlib');
+  native.check('zlib');
   let out;
   try {
-    out = nat.zlib(op, bytes, level);
+    out = native.zlib(op, bytes, level);
   } catch (err) {
     throw zlibError(err);
   }

@@ -3,7 +3,7 @@
 // assert.deepStrictEqual / util.isDeepStrictEqual (strict); a port of the
 // algorithm in Node's lib/internal/util/comparisons.js.
 
-const types = require('../util-types');
+const types = require('../util/types');
 
 const kNoIterator = 0;
 const kIsArray = 1;

@@ -1,6 +1,6 @@
 'use strict';
 // CompressionStream and DecompressionStream (Compression Standard): gzip,
-// deflate and deflate-raw. The engine's codec (__shoal_native.zlib, as
+// deflate and deflate-raw. The engine's codec (native.zlib, as
 // node:zlib uses) works on whole buffers, so these TransformStreams
 // collect what is written and (de)compress it when the writable side
 // closes: the output comes at the end, in chunks of 16 KiB as Node gives
@@ -10,7 +10,8 @@ const { TransformStream } = require('./web-streams');
 const { defineCommon, invalidThis } = require('./text-streams');
 const { encodeUtf8 } = require('./text-coding');
 const { concatBytes } = require('./bytes');
-const { nodeError, notAvailable, describeReceived } = require('./errors');
+const { nodeError, describeReceived } = require('./errors');
+const native = require('./native');
 
 const CHUNK = 16384;
 const compressOps = { gzip: 'gzip', deflate: 'deflate', 'deflate-raw': 'deflateRaw' };
@@ -56,10 +57,7 @@ function zlibTransform(op) {
       chunks.push(chunkBytes(chunk));
     },
     flush(controller) {
-      const native = globalThis.__shoal_native;
-      if (!native || typeof native.zlib !== 'function') {
-        throw notAvailable('CompressionStream', 'the engine does not provide __shoal_native.zlib');
-      }
+      native.check('zlib', 'CompressionStream');
       const input = concatBytes(chunks);
       chunks.length = 0;
       if (badHeader(op, input)) throw zlibError(new Error('incorrect header check'));

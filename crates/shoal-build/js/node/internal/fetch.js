@@ -15,6 +15,7 @@ const { AbortController } = require("./abort.js");
 const { DOMException } = require("./dom-exception.js");
 const { concatBytes } = require("./bytes.js");
 const { errnoError } = require("./net/host.js");
+const native = require("./native.js");
 
 const encoder = new globalThis.TextEncoder();
 const decoder = new globalThis.TextDecoder();
@@ -128,7 +129,7 @@ function extractBody(body) {
 }
 
 function encodeMultipart(form) {
-  const boundary = `----shoal-formdata-${Array.from(new Uint8Array(__shoal_native.randomBytes(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const boundary = `----shoal-formdata-${Array.from(new Uint8Array(native.randomBytes(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
   const parts = [];
   const escape = (s) => String(s).replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
   for (const [name, value] of form) {

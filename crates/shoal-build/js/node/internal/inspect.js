@@ -6,7 +6,7 @@
 // what needs engine internals (Proxy detection, Promise state, WeakMap
 // contents, iterator previews) is approximated.
 
-const types = require('../util-types');
+const types = require('../util/types');
 
 const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 

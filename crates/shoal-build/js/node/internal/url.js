@@ -1,17 +1,12 @@
 'use strict';
 // WHATWG URL and URLSearchParams. Parsing and the component setters are
-// the engine's (__shoal_native.urlParse/urlSet, the Rust url crate, which
+// the engine's (native.urlParse/urlSet, the Rust url crate, which
 // implements the URL Standard); URLSearchParams and the
 // application/x-www-form-urlencoded rules are implemented here.
 
 const { parseQuery, serializeQuery } = require('./form-urlencoded');
 const { nodeError, invalidArgType, notAvailable } = require('./errors');
-
-const native = () => {
-  const n = globalThis.__shoal_native;
-  if (!n || typeof n.urlParse !== 'function') throw notAvailable('URL parsing', 'the engine does not provide __shoal_native.urlParse');
-  return n;
-};
+const native = require('./native');
 
 const kParts = Symbol('parts');
 const kParams = Symbol('params');
@@ -32,7 +27,7 @@ function toUSV(v) {
 
 function parse(input, base) {
   try {
-    return base === undefined ? native().urlParse(input) : native().urlParse(input, base);
+    return base === undefined ? native.urlParse(input) : native.urlParse(input, base);
   } catch (err) {
     if (err && err.code === 'ERR_NOT_AVAILABLE_IN_SHOAL') throw err;
     return null;
@@ -113,7 +108,7 @@ class URL {
   _set(component, value) {
     // Setters never throw: an unacceptable value leaves the URL unchanged.
     try {
-      this[kParts] = native().urlSet(this[kParts].href, component, toUSV(value));
+      this[kParts] = native.urlSet(this[kParts].href, component, toUSV(value));
     } catch (err) {
       if (err && err.code === 'ERR_NOT_AVAILABLE_IN_SHOAL') throw err;
     }

@@ -12,6 +12,7 @@ const { DOMException } = require('./dom-exception');
 const { Blob, blobBytes } = require('./blob');
 const { Socket } = require('./net/socket');
 const hostOps = require('./net/host');
+const native = require('./native');
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const CONNECTING = 0;
@@ -19,10 +20,6 @@ const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
 const OPCODE = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, ping: 0x9, pong: 0xa };
-
-function native() {
-  return globalThis.__shoal_native;
-}
 
 class CloseEvent extends Event {
   #wasClean;
@@ -82,7 +79,7 @@ function encodeFrame(opcode, payload, fin = true) {
     frame.writeBigUInt64BE(BigInt(length), 2);
     at = 10;
   }
-  const mask = new Uint8Array(native().randomBytes(4));
+  const mask = new Uint8Array(native.randomBytes(4));
   frame.set(mask, at);
   at += 4;
   for (let i = 0; i < length; i++) frame[at + i] = payload[i] ^ mask[i & 3];
@@ -129,7 +126,7 @@ class WebSocket extends EventTarget {
     protocols = [...protocols].map(String);
     if (new Set(protocols).size !== protocols.length) throw syntaxError('Invalid Sec-WebSocket-Protocol value');
     this.#url = parsed.href;
-    const key = Buffer.from(native().randomBytes(16)).toString('base64');
+    const key = Buffer.from(native.randomBytes(16)).toString('base64');
     const headers = [
       ['Connection', 'Upgrade'],
       ['Upgrade', 'websocket'],
@@ -156,7 +153,7 @@ class WebSocket extends EventTarget {
           const found = answer.headers.find(([n]) => n.toLowerCase() === name);
           return found ? found[1] : undefined;
         };
-        const expected = Buffer.from(native().digest('sha1', Buffer.from(key + GUID))).toString('base64');
+        const expected = Buffer.from(native.digest('sha1', Buffer.from(key + GUID))).toString('base64');
         const protocol = header('sec-websocket-protocol');
         const problem = (header('upgrade') || '').toLowerCase() !== 'websocket'
           ? 'Server did not set Upgrade header to "websocket".'

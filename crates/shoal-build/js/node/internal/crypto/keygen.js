@@ -6,8 +6,9 @@
 const { nodeError } = require('../errors');
 const {
   callNative, kState, validateString, validateObject, validateFunction, validateUint32, validateInt32, validateInteger,
-  validateOneOf, invalidArgValue, normalizeHash, native, digestLengths, runJob,
+  validateOneOf, invalidArgValue, normalizeHash, digestLengths, runJob,
 } = require('./util');
+const native = require('../native');
 const { parseKeyEncoding, privateKeyObject, publicKeyObject, publicOf, secretKeyObject, exportDer, exportJwk } = require('./keys');
 
 const curveAliases = { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1', secp256r1: 'prime256v1' };
@@ -152,7 +153,7 @@ function secretKeyJob(type, options) {
   if (type === 'hmac') validateInteger(length, 'options.length', 8, 2 ** 31 - 1);
   else if (type === 'aes') validateOneOf(length, 'options.length', [128, 192, 256]);
   else throw invalidArgValue('type', type, 'must be a supported key type');
-  return () => secretKeyObject(new Uint8Array(native().randomBytes(Math.floor(length / 8))));
+  return () => secretKeyObject(new Uint8Array(native.randomBytes(Math.floor(length / 8))));
 }
 
 function generateKeySync(type, options) {

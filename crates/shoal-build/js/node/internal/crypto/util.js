@@ -1,19 +1,12 @@
 'use strict';
-// Pieces every part of node:crypto shares: the engine's primitives (on
-// globalThis.__shoal_native) with their errors turned into Node's, byte
+// Pieces every part of node:crypto shares: the engine's primitives
+// (internal/native.js) with their errors turned into Node's, byte
 // conversions, digest names and the argument validators whose messages
 // Node's users see.
 
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType, outOfRange, notAvailable } = require('../errors');
-
-function native() {
-  const n = globalThis.__shoal_native;
-  if (!n || typeof n.digest !== 'function') {
-    throw notAvailable('node:crypto', 'the engine does not provide __shoal_native');
-  }
-  return n;
-}
+const native = require('../native');
 
 // The codes Node throws as TypeError or RangeError; every other engine
 // error is an Error (as OpenSSL's are in Node).
@@ -27,7 +20,7 @@ const rangeErrorCodes = new Set(['ERR_CRYPTO_INVALID_KEYLEN', 'ERR_OUT_OF_RANGE'
 // message, and become Node-shaped errors here.
 function callNative(name, ...args) {
   try {
-    return native()[name](...args);
+    return native[name](...args);
   } catch (err) {
     if (!err || typeof err.code !== 'string' || err.code === '') throw err;
     const Ctor = typeErrorCodes.has(err.code) ? TypeError : rangeErrorCodes.has(err.code) ? RangeError : Error;
@@ -171,7 +164,6 @@ function runJob(work, callback) {
 }
 
 module.exports = {
-  native,
   runJob,
   callNative,
   kKeyObject,

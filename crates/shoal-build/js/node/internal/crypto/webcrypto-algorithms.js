@@ -8,7 +8,8 @@ const { Buffer } = require('buffer');
 const { DOMException } = require('../dom-exception');
 const { nodeError } = require('../errors');
 const { concatBytes } = require('../bytes');
-const { callNative, native, kState, kCryptoKey, isArrayBufferLike, viewBytes, blockSizes } = require('./util');
+const { callNative, kState, kCryptoKey, isArrayBufferLike, viewBytes, blockSizes } = require('./util');
+const native = require('../native');
 const { privateKeyObject, publicKeyObject, secretKeyObject, publicOf, exportJwk } = require('./keys');
 
 const domError = (message, name) => new DOMException(message, name);
@@ -226,7 +227,7 @@ function generateKey(algorithm, extractable, usages, makeKey) {
       if (usages.length === 0) throw domError('Usages cannot be empty when creating a key.', 'SyntaxError');
       const length = algorithm.length === undefined ? blockSizes[engineHash(algorithm.hash.name)] * 8 : algorithm.length;
       if (length === 0) throw domError('HmacKeyGenParams.length cannot be 0', 'OperationError');
-      const bytes = new Uint8Array(native().randomBytes(Math.ceil(length / 8)));
+      const bytes = new Uint8Array(native.randomBytes(Math.ceil(length / 8)));
       return makeKey(secretKeyObject(bytes), { name, length, hash: algorithm.hash }, usages, extractable);
     }
     default: {
@@ -234,7 +235,7 @@ function generateKey(algorithm, extractable, usages, makeKey) {
       if (usages.length === 0) throw domError('Usages cannot be empty when creating a key.', 'SyntaxError');
       const { length } = algorithm;
       if (length !== 128 && length !== 192 && length !== 256) throw domError('Invalid key length', 'OperationError');
-      const bytes = new Uint8Array(native().randomBytes(length / 8));
+      const bytes = new Uint8Array(native.randomBytes(length / 8));
       return makeKey(secretKeyObject(bytes), { name, length }, usages, extractable);
     }
   }
@@ -480,7 +481,7 @@ function signatureOptions(algorithm, key) {
 }
 
 function hmac(key, data) {
-  return new Uint8Array(native().hmac(engineHash(key.algorithm.hash.name), stateOf(key).bytes, data));
+  return new Uint8Array(native.hmac(engineHash(key.algorithm.hash.name), stateOf(key).bytes, data));
 }
 
 function sign(algorithm, key, data) {
@@ -525,10 +526,10 @@ function aesGcm(algorithm, keyBytes, data, decrypt) {
     throw domError("Shoal's AES-GCM takes 12-byte IVs (as the GCM specification recommends)", 'OperationError');
   }
   const tagBytes = tagLength / 8;
-  const n = native();
+  native.check('aesGcm');
   if (!decrypt) {
-    const tag = new Uint8Array(n.aesGcm(keyBytes, iv, additionalData, data)).subarray(0, tagBytes);
-    const ct = new Uint8Array(n.aesCtr(keyBytes, gcmCounter(iv), 0, data, true));
+    const tag = new Uint8Array(native.aesGcm(keyBytes, iv, additionalData, data)).subarray(0, tagBytes);
+    const ct = new Uint8Array(native.aesCtr(keyBytes, gcmCounter(iv), 0, data, true));
     return concatBytes([ct, tag]).slice().buffer;
   }
   if (data.length < tagBytes) throw operationError();
@@ -536,15 +537,15 @@ function aesGcm(algorithm, keyBytes, data, decrypt) {
   const tag = data.subarray(data.length - tagBytes);
   if (tagBytes === 16) {
     try {
-      return n.aesGcm(keyBytes, iv, additionalData, ct, tag);
+      return native.aesGcm(keyBytes, iv, additionalData, ct, tag);
     } catch {
       throw operationError();
     }
   }
   // A short tag: decrypt, then recompute the full tag from the plaintext
   // and compare its prefix.
-  const plain = new Uint8Array(n.aesCtr(keyBytes, gcmCounter(iv), 0, ct, true));
-  const full = new Uint8Array(n.aesGcm(keyBytes, iv, additionalData, plain));
+  const plain = new Uint8Array(native.aesCtr(keyBytes, gcmCounter(iv), 0, ct, true));
+  const full = new Uint8Array(native.aesGcm(keyBytes, iv, additionalData, plain));
   let diff = 0;
   for (let i = 0; i < tagBytes; i++) diff |= full[i] ^ tag[i];
   if (diff !== 0) throw operationError();
@@ -553,14 +554,14 @@ function aesGcm(algorithm, keyBytes, data, decrypt) {
 
 function aesCbc(algorithm, keyBytes, data, decrypt) {
   if (algorithm.iv.length !== 16) throw domError('algorithm.iv must contain exactly 16 bytes', 'OperationError');
-  const n = native();
+  native.check('aesCbc');
   if (!decrypt) {
     const pad = 16 - (data.length % 16);
     const padded = concatBytes([data, new Uint8Array(pad).fill(pad)]);
-    return n.aesCbc(keyBytes, algorithm.iv, padded, false);
+    return native.aesCbc(keyBytes, algorithm.iv, padded, false);
   }
   if (data.length === 0 || data.length % 16 !== 0) throw operationError();
-  const plain = new Uint8Array(n.aesCbc(keyBytes, algorithm.iv, data, true));
+  const plain = new Uint8Array(native.aesCbc(keyBytes, algorithm.iv, data, true));
   const pad = plain[plain.length - 1];
   if (pad < 1 || pad > 16 || plain.subarray(plain.length - pad).some((b) => b !== pad)) throw operationError();
   return plain.slice(0, plain.length - pad).buffer;
@@ -577,15 +578,15 @@ function aesCtr(algorithm, keyBytes, data) {
   const mask = (1n << BigInt(length)) - 1n;
   const blocks = BigInt(Math.ceil(data.length / 16));
   if (blocks > mask + 1n) throw operationError();
-  const n = native();
+  native.check('aesCtr');
   const remaining = mask + 1n - (value & mask);
-  if (blocks <= remaining) return n.aesCtr(keyBytes, counter, 0, data, false);
+  if (blocks <= remaining) return native.aesCtr(keyBytes, counter, 0, data, false);
   const split = Number(remaining) * 16;
   const wrapped = value & ~mask;
   const wrappedBlock = new Uint8Array(16);
   for (let i = 15, v = wrapped; i >= 0; i--, v >>= 8n) wrappedBlock[i] = Number(v & 0xffn);
-  const first = new Uint8Array(n.aesCtr(keyBytes, counter, 0, data.subarray(0, split), false));
-  const second = new Uint8Array(n.aesCtr(keyBytes, wrappedBlock, 0, data.subarray(split), false));
+  const first = new Uint8Array(native.aesCtr(keyBytes, counter, 0, data.subarray(0, split), false));
+  const second = new Uint8Array(native.aesCtr(keyBytes, wrappedBlock, 0, data.subarray(split), false));
   return concatBytes([first, second]).slice().buffer;
 }
 
@@ -657,7 +658,7 @@ function deriveBits(algorithm, baseKey, length) {
       if (algorithm.name === 'PBKDF2') {
         if (algorithm.iterations === 0) throw domError('iterations cannot be zero', 'OperationError');
         if (length === 0) return new ArrayBuffer(0);
-        return native().pbkdf2(hash, secret, algorithm.salt, algorithm.iterations, length / 8);
+        return native.pbkdf2(hash, secret, algorithm.salt, algorithm.iterations, length / 8);
       }
       if (length === 0) return new ArrayBuffer(0);
       try {

@@ -11,7 +11,8 @@
 const { Buffer } = require('buffer');
 const { DOMException } = require('../dom-exception');
 const { nodeError } = require('../errors');
-const { kCryptoKey, kState, isArrayBufferLike, viewBytes, native } = require('./util');
+const { kCryptoKey, kState, isArrayBufferLike, viewBytes } = require('./util');
+const native = require('../native');
 const alg = require('./webcrypto-algorithms');
 
 const domError = (message, name) => new DOMException(message, name);
@@ -147,7 +148,7 @@ class SubtleCrypto {
     algorithm = algorithmIdentifier(algorithm, prefix, 0);
     data = bufferSource(data, prefix, 1);
     const { name } = alg.normalize(algorithm, 'digest');
-    return native().digest(alg.engineHash(name), data);
+    return native.digest(alg.engineHash(name), data);
   }
 
   async generateKey(algorithm, extractable, usages) {

@@ -7,9 +7,10 @@
 const { Buffer } = require('buffer');
 const { nodeError, invalidArgType } = require('../errors');
 const {
-  callNative, kState, native, bufferOrView, isStringOrBuffer, validateObject, validateString, invalidArgValue,
+  callNative, kState, bufferOrView, isStringOrBuffer, validateObject, validateString, invalidArgValue,
 } = require('./util');
 const { isKeyObject, publicKeyObject, publicOf } = require('./keys');
+const native = require('../native');
 
 // OpenSSL's names for the signature algorithms (Node 24's signatureAlgorithm).
 const signatureAlgorithms = {
@@ -29,7 +30,7 @@ const signatureAlgorithms = {
 };
 
 function fingerprint(der, hash) {
-  return Buffer.from(native().digest(hash, der)).toString('hex').toUpperCase().match(/../g).join(':');
+  return Buffer.from(native.digest(hash, der)).toString('hex').toUpperCase().match(/../g).join(':');
 }
 
 // The SAN entries of one kind (`DNS`, `IP Address`, `email`).
