@@ -203,6 +203,32 @@ export function main() {
     );
 }
 
+/// The Node layer's module tests (`tests/node-modules`, one file per
+/// module): every case under real Node.js and under Shoal's QuickJS engine,
+/// and every built-in bundled.
+#[test]
+fn the_node_module_tests_pass_under_node_and_under_the_engine() {
+    let dir = shoal_tests::workspace_root().join("tests/node-modules");
+    for args in [
+        &["run.mjs"][..],
+        &["run.mjs", "--engine=quickjs"],
+        &["bundle-check.mjs"],
+    ] {
+        let out = std::process::Command::new("node")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("node runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "node {args:?} failed:\n{text}");
+        assert!(text.contains(" passed, 0 failed"), "node {args:?}:\n{text}");
+    }
+}
+
 /// Node 22's built-in modules and their exports, and where Shoal's still
 /// differ (tests/node-modules/: gen-builtin-shapes.mjs writes the first,
 /// the module tests keep the second).
