@@ -448,18 +448,6 @@ fn orders_handler(version: &str) -> String {
     format!("const {{ label }} = require('./lib/label');\nmodule.exports = {{ main: () => label('{version}') }};\n")
 }
 
-/// The whole error chain as a user reads it.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
 #[tokio::test]
 async fn a_private_repository_over_http_builds_at_a_branch_a_tag_and_a_commit() {
     use shoal_build::git::GitAuth;
@@ -516,7 +504,7 @@ async fn a_private_repository_over_http_builds_at_a_branch_a_tag_and_a_commit() 
             .await
             .unwrap_err(),
     ]
-    .map(|e| chain(&e));
+    .map(|e| shoal_runtime::causes(&e));
     assert!(messages[0].contains("authentication failed"), "{}", messages[0]);
     assert!(
         messages[1].contains("reference \"release-9\" not found"),
@@ -560,13 +548,13 @@ async fn a_repository_over_ssh_builds_with_an_encrypted_key() {
         key: server.stranger_key.clone(),
         passphrase: None,
     };
-    let refused = chain(&build_from_git(&url, "main", "/", stranger).await.unwrap_err());
+    let refused = shoal_runtime::causes(&build_from_git(&url, "main", "/", stranger).await.unwrap_err());
     assert!(refused.contains("authentication failed"), "{refused}");
     let wrong_passphrase = GitAuth::Key {
         key: server.key.clone(),
         passphrase: Some("guess".into()),
     };
-    let refused = chain(&build_from_git(&url, "main", "/", wrong_passphrase).await.unwrap_err());
+    let refused = shoal_runtime::causes(&build_from_git(&url, "main", "/", wrong_passphrase).await.unwrap_err());
     assert!(refused.contains("authentication failed"), "{refused}");
     assert!(
         !refused.contains("guess") && !refused.contains("OPENSSH PRIVATE KEY"),

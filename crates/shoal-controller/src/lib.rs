@@ -35,7 +35,8 @@ pub mod webhook;
 pub use reconcile::{Children, Context, ControllerConfig, Error, NodeView, reconcile, run};
 
 /// An error and each of its causes, once each, joined by `: ` (as anyhow's
-/// `{:#}` prints them), for logs.
+/// `{:#}` prints them), for logs: `shoal_runtime::causes`, which this crate
+/// does not link (the control plane carries no wasmtime).
 pub(crate) fn causes(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut cause = error.source();

@@ -53,7 +53,7 @@ impl HttpOutbound {
                     if let Some(refusal) = find_outbound_error(&e) {
                         return Err(refusal);
                     }
-                    let chain = error_chain(&e);
+                    let chain = shoal_runtime::causes(&e);
                     if https
                         && chain.contains("invalid peer certificate")
                         && let Some(node) = tls.verifier.failure_for(&verdict_key(&host))
@@ -216,17 +216,6 @@ pub(crate) fn timed_out(host: &str, timeout: Duration) -> OutboundError {
             timeout.as_millis()
         ),
     )
-}
-
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut message = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        source = s.source();
-    }
-    message
 }
 
 /// Headers a Function may not set (the client manages them).

@@ -50,7 +50,7 @@ impl HttpOutbound {
         let Connection { stream, control, info } = connection;
 
         let failed = |what: &str, e: &dyn std::error::Error| {
-            OutboundError::new("network", format!("{what} {host}: {}", crate::http::error_chain(e)))
+            OutboundError::new("network", format!("{what} {host}: {}", shoal_runtime::causes(e)))
                 .with_code("ECONNRESET")
         };
         let handshake = hyper::client::conn::http1::handshake::<_, Full<Bytes>>(TokioIo::new(stream));
