@@ -6,7 +6,7 @@
 // Buffer). Run: node tests/node-modules/bundle-check.mjs
 import path from 'node:path';
 import vm from 'node:vm';
-import { shoalNodePlugin, nodeDir } from './harness/bundle-plugin.mjs';
+import { shoalBuildOptions, shoalNodePlugin, nodeDir } from './harness/bundle-plugin.mjs';
 import { jsRequire } from './harness/shoal-js.mjs';
 import { knownBuiltins } from '../../crates/shoal-build/js/node/modules.mjs';
 import { ESBUILD_GLOB, withNodeHelpers } from '../../crates/shoal-build/js/bundler/runtime-helpers.mjs';
@@ -24,16 +24,9 @@ async function bundle(what, contents, extra = {}) {
   const leaks = [];
   try {
     const result = await build({
+      ...shoalBuildOptions(leaks),
       stdin: { contents, resolveDir: nodeDir, sourcefile: `${what}.mjs` },
-      bundle: true,
-      write: false,
       format: 'esm',
-      platform: 'neutral',
-      target: 'es2023',
-      mainFields: ['module', 'main'],
-      conditions: ['import', 'require', 'default'],
-      logLevel: 'silent',
-      plugins: [shoalNodePlugin(leaks)],
       ...extra,
     });
     if (leaks.length) {

@@ -17,6 +17,24 @@ import {
 
 export { moduleFile, nodeDir };
 
+/**
+ * esbuild's options as Shoal's bundler builds a Function's code: platform
+ * "neutral", the built-ins from Shoal's Node layer (leaks of real ones
+ * collected in `leaks`), nothing written to disk.
+ */
+export function shoalBuildOptions(leaks) {
+  return {
+    bundle: true,
+    write: false,
+    platform: 'neutral',
+    target: 'es2023',
+    mainFields: ['module', 'main'],
+    conditions: ['import', 'require', 'default'],
+    logLevel: 'silent',
+    plugins: [shoalNodePlugin(leaks)],
+  };
+}
+
 export function shoalNodePlugin(leaks = []) {
   return {
     name: 'shoal-node-modules',

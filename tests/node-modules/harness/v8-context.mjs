@@ -7,7 +7,7 @@
 import vm from 'node:vm';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { shoalNodePlugin, nodeDir } from './bundle-plugin.mjs';
+import { shoalBuildOptions, nodeDir } from './bundle-plugin.mjs';
 import { jsRequire } from './shoal-js.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,17 +45,10 @@ export async function bundleModules() {
   lines.push('export const intlModule = pick(intl);');
   const leaks = [];
   const result = await build({
+    ...shoalBuildOptions(leaks),
     stdin: { contents: lines.join('\n'), resolveDir: nodeDir, sourcefile: 'test-entry.mjs' },
-    bundle: true,
-    write: false,
     format: 'iife',
     globalName: '__shoalTest',
-    platform: 'neutral',
-    target: 'es2023',
-    mainFields: ['module', 'main'],
-    conditions: ['import', 'require', 'default'],
-    logLevel: 'silent',
-    plugins: [shoalNodePlugin(leaks)],
   });
   if (leaks.length) throw new Error(`Node built-ins leaked into the bundle: ${leaks.join(', ')}`);
   return result.outputFiles[0].text;
