@@ -147,3 +147,24 @@ pub async fn init_engine(raw: &[u8]) -> Result<Vec<u8>, BuildError> {
     }
     Ok(wasm)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine build's last step, on the committed engine: Wizer runs its
+    /// initializer again and the result still exports what Function
+    /// modules and the builder use (build-engine.sh is the only other caller).
+    #[tokio::test]
+    async fn an_engine_initializes_under_wizer_and_keeps_what_function_modules_use() {
+        let initialized = init_engine(shoal_engine::ENGINE_WASM).await.expect("initialized");
+        let module = wasmtime::Module::new(&Engine::default(), &initialized).expect("it loads");
+        for name in ENGINE_EXPORTS {
+            assert!(module.get_export(name).is_some(), "{name} is exported");
+        }
+        assert!(
+            init_engine(b"\0asm\x01\0\0\0").await.is_err(),
+            "a module without the initializer is refused"
+        );
+    }
+}
