@@ -743,6 +743,38 @@ async fn builds_wait_for_a_slot_when_the_concurrency_cap_is_reached() {
     assert!(jobs[0].metadata.name.as_deref().unwrap().starts_with("second-build-"));
 }
 
+/// A build slot is the Job's, not the controller's memory of it: a Job
+/// deleted before the watch ever showed it (its Function deleted at once)
+/// used to hold its slot for good, and every later build waited.
+#[tokio::test]
+async fn a_build_job_gone_before_the_watch_showed_it_gives_its_slot_back() {
+    let cluster = Cluster::new(ControllerConfig {
+        max_concurrent_builds: 1,
+        ..ControllerConfig::default()
+    });
+    cluster.apply_function("first", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("first").await;
+    assert_eq!(cluster.jobs().len(), 1);
+    // The Job goes (deleted by hand) and so does its Function, all before
+    // the controller's watch saw the Job.
+    let jobs: kube::Api<Job> = kube::Api::namespaced(cluster.fake.client(), NS);
+    jobs.delete(cluster.jobs()[0].metadata.name.as_deref().unwrap(), &Default::default())
+        .await
+        .unwrap();
+    let functions: kube::Api<Function> = kube::Api::namespaced(cluster.fake.client(), NS);
+    functions.delete("first", &Default::default()).await.unwrap();
+    let deleted = cluster.function("first").expect("held by the finalizer");
+    reconcile(Arc::new(deleted), cluster.ctx.clone())
+        .await
+        .expect("cleanup");
+
+    cluster.apply_function("second", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("second").await;
+    let (s, reason, message) = cluster.condition("second", condition::BUILD_READY);
+    assert_eq!((s.as_str(), reason.as_str()), ("Unknown", "JobCreated"), "{message}");
+    assert_eq!(cluster.jobs().len(), 1);
+}
+
 #[tokio::test]
 async fn registry_credentials_are_copied_for_the_build_job() {
     let cluster = Cluster::new(ControllerConfig {

@@ -14,6 +14,7 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 use serde::Deserialize;
 use shoal_api::{Function, cluster};
+use shoal_envelope::FunctionKey;
 
 use super::context::{apply_params, job_finished};
 use super::status::StatusWriter;
@@ -117,13 +118,14 @@ async fn start(
     let name = function.name_any();
     // A build for older source is pointless now.
     delete_jobs(ctx, &namespace, &name, |j| j.name_any() != job_name).await?;
-    if let Err(running) = ctx.take_build_slot(&namespace, job_name).await {
+    let key = FunctionKey::new(&namespace, &name);
+    if let Err(running) = ctx.take_build_slot(&key, job_name).await {
         tracing::info!(running, "build queued: all build slots busy");
         status.mark_build_queued(running, ctx.config.max_concurrent_builds);
         return Ok(Some(Action::requeue(QUEUED_RECHECK)));
     }
     if let Err(e) = registry_access(ctx, function).await {
-        ctx.give_back_build_slot(&namespace, job_name);
+        ctx.give_back_build_slot(&key);
         return Err(status.build_write_failed("giving the build access to the registry", e));
     }
     let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
@@ -141,7 +143,7 @@ async fn start(
         // Created by an earlier pass the watch has not shown yet.
         Err(kube::Error::Api(e)) if e.is_already_exists() => {}
         Err(e) => {
-            ctx.give_back_build_slot(&namespace, job_name);
+            ctx.give_back_build_slot(&key);
             return Err(status.build_write_failed(&format!("creating build Job {job_name}"), e));
         }
     }

@@ -8,6 +8,7 @@ use kube::ResourceExt;
 use kube::api::{Api, DeleteParams};
 use kube::runtime::controller::Action;
 use shoal_api::{Function, cluster};
+use shoal_envelope::FunctionKey;
 
 use super::build::delete_jobs;
 use super::serve::gone_is_fine;
@@ -27,6 +28,7 @@ pub(super) async fn cleanup(function: &Function, ctx: &Context) -> Result<Action
     delete::<Service>(ctx, &namespace, &name).await?;
     delete::<ConfigMap>(ctx, &namespace, &cluster::source_config_map_name(&name)).await?;
     ctx.release_port(function);
+    ctx.give_back_build_slot(&FunctionKey::new(&namespace, &name));
     tracing::info!("Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }

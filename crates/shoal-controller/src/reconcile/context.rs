@@ -2,8 +2,9 @@
 //! watched objects (node pods and their status, and the objects made for
 //! Functions), the build slots and the serving ports.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use k8s_openapi::NamespaceResourceScope;
 use k8s_openapi::api::batch::v1::Job;
@@ -129,10 +130,10 @@ struct Ports {
 
 /// The build Jobs counted against `max_concurrent_builds`: those the Job
 /// watch shows unfinished, and those created since that it may not show
-/// yet.
+/// yet, by Function (a Function has one build at a time).
 #[derive(Default)]
 struct BuildSlots {
-    created: HashSet<(String, String)>,
+    created: HashMap<FunctionKey, (String, Instant)>,
 }
 
 /// A lock whose holder cannot leave its data half-written; a poisoned one
@@ -220,36 +221,46 @@ impl Context {
         Ok(true)
     }
 
-    /// Takes a build slot for `job` if one is free; otherwise says how
-    /// many builds run.
-    pub(crate) async fn take_build_slot(&self, namespace: &str, job: &str) -> Result<(), usize> {
+    /// Takes a build slot for `function`'s Job `job` if one is free;
+    /// otherwise says how many builds run.
+    pub(crate) async fn take_build_slot(&self, function: &FunctionKey, job: &str) -> Result<(), usize> {
         // Jobs running before a restart hold their slots too.
         let _ = self.children.jobs.wait_until_ready().await;
         let watched = self.children.jobs.state();
         let mut slots = lock(&self.build_slots);
-        // A Job the watch shows is counted from there (or is finished).
-        slots.created.retain(|(ns, name)| {
-            !watched
-                .iter()
-                .any(|j| j.namespace().as_deref() == Some(ns.as_str()) && &j.name_any() == name)
+        // The Function's earlier Job, if the watch never showed it, is gone
+        // or replaced: this one is its build now.
+        slots.created.remove(function);
+        // A Job the watch shows is counted from there. One it has not shown
+        // within a build's deadline was deleted before it could: it holds
+        // no slot.
+        let forgotten_after = self.config.build_deadline.saturating_add(Duration::from_secs(60));
+        slots.created.retain(|key, (name, at)| {
+            at.elapsed() < forgotten_after
+                && !watched
+                    .iter()
+                    .any(|j| j.namespace().as_deref() == Some(key.namespace.as_str()) && &j.name_any() == name)
         });
         let running = watched
             .iter()
-            .filter(|j| !job_finished(j, "Complete") && !job_finished(j, "Failed"))
+            .filter(|j| {
+                j.metadata.deletion_timestamp.is_none() && !job_finished(j, "Complete") && !job_finished(j, "Failed")
+            })
             .count()
             .saturating_add(slots.created.len());
         if running >= self.config.max_concurrent_builds {
             return Err(running);
         }
-        slots.created.insert((namespace.to_string(), job.to_string()));
+        slots
+            .created
+            .insert(function.clone(), (job.to_string(), Instant::now()));
         Ok(())
     }
 
-    /// Gives back the slot of a Job that was not created after all.
-    pub(crate) fn give_back_build_slot(&self, namespace: &str, job: &str) {
-        lock(&self.build_slots)
-            .created
-            .remove(&(namespace.to_string(), job.to_string()));
+    /// Gives back `function`'s slot: its Job was not created after all, or
+    /// the Function is gone.
+    pub(crate) fn give_back_build_slot(&self, function: &FunctionKey) {
+        lock(&self.build_slots).created.remove(function);
     }
 
     /// The Function's serving port.
