@@ -775,6 +775,25 @@ async fn a_build_job_gone_before_the_watch_showed_it_gives_its_slot_back() {
     assert_eq!(cluster.jobs().len(), 1);
 }
 
+/// A finished build's slot is free for the next Function even when no
+/// other build asked for one while the first ran (the controller counted a
+/// Job it had created until a later Function's pass saw the watch show it,
+/// which on a quiet cluster never came).
+#[tokio::test]
+async fn a_finished_build_frees_its_slot_for_a_function_applied_later() {
+    let cluster = Cluster::new(ControllerConfig {
+        max_concurrent_builds: 1,
+        ..Cluster::default().ctx.config.clone()
+    });
+    built(&cluster, "first").await;
+    assert_eq!(cluster.condition("first", condition::BUILD_READY).1, "JobFinished");
+    assert!(cluster.jobs().is_empty(), "the finished build's Job is cleaned up");
+    cluster.apply_function("second", json!({"source": {"inline": {"source": HANDLER}}}));
+    cluster.reconcile("second").await;
+    let (_, reason, message) = cluster.condition("second", condition::BUILD_READY);
+    assert_eq!(reason, "JobCreated", "{message}");
+}
+
 #[tokio::test]
 async fn registry_credentials_are_copied_for_the_build_job() {
     let cluster = Cluster::new(ControllerConfig {

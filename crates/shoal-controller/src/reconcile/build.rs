@@ -49,6 +49,11 @@ pub(super) async fn build(
     let hash = plan.hash();
     let job_name = cluster::build_job_name(&name, &hash);
     let job = ctx.children.jobs.get(&ObjectRef::new(&job_name).within(&namespace));
+    let key = FunctionKey::new(&namespace, &name);
+    if job.is_some() {
+        // The watch shows the Job: it is counted from there from now on.
+        ctx.release_build_slot(&key);
+    }
 
     if status.status.build_hash.as_deref() == Some(hash.as_str()) && status.status.artifact.is_some() {
         if !artifact_lost(ctx, &namespace, &name) {
@@ -125,7 +130,7 @@ async fn start(
         return Ok(Some(Action::requeue(QUEUED_RECHECK)));
     }
     if let Err(e) = registry_access(ctx, function).await {
-        ctx.give_back_build_slot(&key);
+        ctx.release_build_slot(&key);
         return Err(status.build_write_failed("giving the build access to the registry", e));
     }
     let jobs: Api<Job> = Api::namespaced(ctx.client.clone(), &namespace);
@@ -143,7 +148,7 @@ async fn start(
         // Created by an earlier pass the watch has not shown yet.
         Err(kube::Error::Api(e)) if e.is_already_exists() => {}
         Err(e) => {
-            ctx.give_back_build_slot(&key);
+            ctx.release_build_slot(&key);
             return Err(status.build_write_failed(&format!("creating build Job {job_name}"), e));
         }
     }

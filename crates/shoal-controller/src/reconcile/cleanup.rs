@@ -28,7 +28,7 @@ pub(super) async fn cleanup(function: &Function, ctx: &Context) -> Result<Action
     delete::<Service>(ctx, &namespace, &name).await?;
     delete::<ConfigMap>(ctx, &namespace, &cluster::source_config_map_name(&name)).await?;
     ctx.release_port(function);
-    ctx.give_back_build_slot(&FunctionKey::new(&namespace, &name));
+    ctx.release_build_slot(&FunctionKey::new(&namespace, &name));
     tracing::info!("Function deleted: its Jobs, Service, EndpointSlice and ConfigMap removed");
     Ok(Action::await_change())
 }

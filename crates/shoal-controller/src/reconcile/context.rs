@@ -257,9 +257,10 @@ impl Context {
         Ok(())
     }
 
-    /// Gives back `function`'s slot: its Job was not created after all, or
-    /// the Function is gone.
-    pub(crate) fn give_back_build_slot(&self, function: &FunctionKey) {
+    /// Stops counting `function`'s Job here: the watch shows it (and counts
+    /// it while it runs), it was not created after all, or the Function is
+    /// gone.
+    pub(crate) fn release_build_slot(&self, function: &FunctionKey) {
         lock(&self.build_slots).created.remove(function);
     }
 
