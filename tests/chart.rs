@@ -983,7 +983,7 @@ fn network_policies_guard_the_node_controller_and_registry_ports() {
         Some(port_named(container(registry, "gate"), "http-registry"))
     );
     let from = rule["from"].as_array().unwrap();
-    assert_eq!(from.len(), 2, "node pods and build Jobs, nobody else: {from:?}");
+    assert_eq!(from.len(), 3, "node pods, build Jobs and the build service, nobody else: {from:?}");
     assert!(labels_subset(
         &from[0]["podSelector"]["matchLabels"],
         &node["spec"]["template"]["metadata"]["labels"]
@@ -992,11 +992,97 @@ fn network_policies_guard_the_node_controller_and_registry_ports() {
         from[1]["podSelector"]["matchLabels"][shoal_api::cluster::ROLE_LABEL],
         shoal_api::cluster::ROLE_BUILD
     );
+    let (builder_policy, builder) = policy_for("builder");
+    assert!(labels_subset(
+        &from[2]["podSelector"]["matchLabels"],
+        &builder["spec"]["template"]["metadata"]["labels"]
+    ));
+    // Only the controller sends builds.
+    let rule = &builder_policy["spec"]["ingress"][0];
+    assert_eq!(builder_policy["spec"]["ingress"].as_array().map(Vec::len), Some(1));
+    assert!(labels_subset(
+        &rule["from"][0]["podSelector"]["matchLabels"],
+        &controller["spec"]["template"]["metadata"]["labels"]
+    ));
+    assert_eq!(
+        rule["ports"][0]["port"].as_i64(),
+        Some(port_named(container(builder, "builder"), "builds"))
+    );
 
     let values = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(values.path(), "networkPolicy:\n  enabled: false\n").unwrap();
     let off = Rendered::render(values.path().to_str());
     assert!(off.all("NetworkPolicy").is_empty());
+}
+
+/// The build service runs without API access, as non-root on a read-only
+/// root, holding the registry's push key; it and the controller share one
+/// key Secret; the controller finds its pods and port as rendered, and
+/// agrees on the memory a build may ask for. Off by a value: no builder,
+/// every build a Job.
+#[test]
+fn the_build_service_is_wired_to_the_controller_and_holds_the_push_key_alone() {
+    let rendered = Rendered::render(None);
+    let builder = rendered.find("Deployment", "shoal-builder");
+    let pod = &builder["spec"]["template"]["spec"];
+    assert_eq!(pod["automountServiceAccountToken"], false);
+    assert_eq!(pod["securityContext"]["runAsNonRoot"], true);
+    let container_ = container(builder, "builder");
+    assert_eq!(container_["args"], serde_json::json!(["builder"]));
+    assert_eq!(container_["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(container_["readinessProbe"]["httpGet"]["path"], "/readyz");
+    let controller = container(controller_deployment(&rendered), "controller");
+    let selector: BTreeMap<String, String> = env_value(controller, "SHOAL_BUILDER_SELECTOR")
+        .split(',')
+        .filter_map(|pair| pair.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect();
+    assert!(labels_subset(
+        &serde_json::to_value(&selector).unwrap(),
+        &builder["spec"]["template"]["metadata"]["labels"]
+    ));
+    assert_eq!(
+        env_value(controller, "SHOAL_BUILDER_PORT").parse::<i64>().ok(),
+        Some(port_named(container_, "builds"))
+    );
+    assert_eq!(
+        env_value(controller, "SHOAL_BUILDER_MAX_MEMORY_MIB"),
+        env_value(container_, "SHOAL_BUILDER_MAX_MEMORY_MIB")
+    );
+    // One key Secret, mounted where each side reads it.
+    let key_secret = |deployment: &Value, file: &str| {
+        let volumes = deployment["spec"]["template"]["spec"]["volumes"].as_array().unwrap();
+        let volume = volumes.iter().find(|v| v["name"] == "builder-key").expect("builder-key volume");
+        let mount = container(deployment, file)["volumeMounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "builder-key")
+            .expect("builder-key mount")
+            .clone();
+        (volume["secret"]["secretName"].clone(), mount["mountPath"].clone())
+    };
+    let (controller_secret, controller_mount) = key_secret(controller_deployment(&rendered), "controller");
+    let (builder_secret, builder_mount) = key_secret(builder, "builder");
+    assert_eq!(controller_secret, builder_secret);
+    assert!(env_value(controller, "SHOAL_BUILDER_KEY_FILE").starts_with(controller_mount.as_str().unwrap()));
+    assert!(env_value(container_, "SHOAL_BUILDER_KEY_FILE").starts_with(builder_mount.as_str().unwrap()));
+    let secret = rendered.find("Secret", controller_secret.as_str().unwrap());
+    assert!(secret["data"]["key"].as_str().is_some_and(|v| v.len() >= 40));
+    // The push key: the build service mints each build's token.
+    assert_eq!(
+        env_value(container_, "SHOAL_REGISTRY_TOKEN_KEY_FILE"),
+        "/etc/shoal-registry-auth/token-key"
+    );
+
+    let values = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(values.path(), "build:\n  service:\n    enabled: false\n").unwrap();
+    let off = Rendered::render(values.path().to_str());
+    assert!(!off.objects.iter().any(|o| o["metadata"]["name"] == "shoal-builder"));
+    let controller = container(controller_deployment(&off), "controller");
+    assert!(
+        !controller["env"].as_array().unwrap().iter().any(|e| e["name"] == "SHOAL_BUILDER_KEY_FILE"),
+        "without the service every build is a Job"
+    );
 }
 
 /// The in-cluster registry is reached only through its gate: the registry

@@ -341,6 +341,36 @@ impl Registry {
         })
     }
 
+    /// The artifact a tag already names, with its metadata, or `None` when
+    /// the registry has no such tag: a build service asks before building,
+    /// so a build whose push outlived its answer is not built again.
+    ///
+    /// # Errors
+    /// [`OciError`]: the reference is malformed, the registry fails, or
+    /// what the tag names is not a Wasm artifact.
+    pub async fn find_pushed(&self, reference: &str) -> Result<Option<(Pushed, ArtifactMetadata)>, OciError> {
+        let image = parse(reference)?;
+        let auth = self.credentials.to_auth();
+        let manifest_bytes = match self
+            .client
+            .pull_manifest_raw(&image, &auth, &[oci_client::manifest::OCI_IMAGE_MEDIA_TYPE])
+            .await
+            .map_err(|e| registry_error(&image, e))
+        {
+            Ok((bytes, _)) => bytes,
+            Err(OciError::Missing { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let (digest, manifest, _) = check_manifest(reference, &manifest_bytes, [None, None])?;
+        Ok(Some((
+            Pushed {
+                pinned: format!("{}/{}@{digest}", image.registry(), image.repository()),
+                digest,
+            },
+            metadata_of(manifest),
+        )))
+    }
+
     /// Pulls a module by tag or digest. The manifest must match the
     /// reference's digest (when it has one) and `expected_digest` (when
     /// given); the layer must match its descriptor. Every digest involved is

@@ -36,9 +36,11 @@ pub struct BuildArgs {
     /// The runtime (default: from the YAML, else nodejs24).
     #[arg(long)]
     runtime: Option<String>,
-    /// Write the outcome here: on success `{"artifact": …, "digest": …}`, on
+    /// Write the outcome here: on success `{"artifact": …, "digest": …}`
+    /// (pushed) or `{"sourceHash": …, "engineVersion": …}` (not pushed), on
     /// failure the error. A build Job points this at /dev/termination-log so
-    /// the controller can read it from the pod's status.
+    /// the controller can read it from the pod's status; the build service
+    /// reads it from the build's folder.
     #[arg(long, value_name = "PATH")]
     result_file: Option<PathBuf>,
     /// An `.npmrc` for installing the Function's dependencies (a private
@@ -162,8 +164,14 @@ pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
     if let Some(path) = result_file {
         // The kubelet keeps at most 4096 bytes of a termination message.
         let text = match &outcome {
-            Ok(Some(pushed)) => serde_json::json!({ "artifact": pushed.pinned, "digest": pushed.digest }).to_string(),
-            Ok(None) => serde_json::json!({}).to_string(),
+            Ok(Outcome {
+                pushed: Some(pushed), ..
+            }) => serde_json::json!({ "artifact": pushed.pinned, "digest": pushed.digest }).to_string(),
+            Ok(Outcome {
+                pushed: None,
+                source_hash,
+                engine_version,
+            }) => serde_json::json!({ "sourceHash": source_hash, "engineVersion": engine_version }).to_string(),
             Err(e) => {
                 let mut message = format!("{e:#}");
                 if message.len() > 4000 {
@@ -183,7 +191,14 @@ pub async fn run(args: BuildArgs) -> anyhow::Result<()> {
     outcome.map(|_| ())
 }
 
-async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
+/// What a build made.
+struct Outcome {
+    pushed: Option<shoal_oci::Pushed>,
+    source_hash: String,
+    engine_version: String,
+}
+
+async fn build(args: BuildArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let arg = args.path.to_string_lossy().to_string();
     let mut source = match shoal_build::git::GitSpec::parse(&arg) {
@@ -263,5 +278,9 @@ async fn build(args: BuildArgs) -> anyhow::Result<Option<shoal_oci::Pushed>> {
         pushed_to = Some(pushed);
     }
     tracing::debug!(elapsed = ?started.elapsed(), "build command finished");
-    Ok(pushed_to)
+    Ok(Outcome {
+        pushed: pushed_to,
+        source_hash: built.source_hash,
+        engine_version: built.engine_version,
+    })
 }

@@ -5,6 +5,7 @@ use std::{collections::BTreeMap, net::SocketAddr, time::Duration};
 use anyhow::Context;
 use clap::Args;
 use shoal_controller::leader::{LeaderElector, LeaseConfig};
+use shoal_controller::reconcile::BuildServiceConfig;
 use shoal_controller::{ControllerConfig, tls::WebhookCertificate, webhook};
 
 #[derive(Args)]
@@ -68,6 +69,25 @@ pub struct ControllerArgs {
     /// repository only.
     #[arg(long, env = "SHOAL_REGISTRY_TOKEN_KEY_FILE")]
     registry_token_key_file: Option<std::path::PathBuf>,
+    /// A file with the key shared with the build service: with it, builds
+    /// go to the builder pods (a Function the service cannot take still
+    /// gets a Job); without it, every build is a Job.
+    #[arg(long, env = "SHOAL_BUILDER_KEY_FILE")]
+    builder_key_file: Option<std::path::PathBuf>,
+    /// Labels selecting the builder pods (k=v,k=v).
+    #[arg(
+        long,
+        env = "SHOAL_BUILDER_SELECTOR",
+        default_value = "app.kubernetes.io/name=shoal,app.kubernetes.io/component=builder"
+    )]
+    builder_selector: String,
+    /// The builder pods' port.
+    #[arg(long, env = "SHOAL_BUILDER_PORT", default_value_t = 8090)]
+    builder_port: u16,
+    /// The most memory the build service gives one build, in MiB (as the
+    /// builder's --max-memory-mib): a Function asking more gets a Job.
+    #[arg(long, env = "SHOAL_BUILDER_MAX_MEMORY_MIB", default_value_t = 1536)]
+    builder_max_memory_mib: u64,
     /// Build Jobs allowed at once, cluster-wide.
     #[arg(long, env = "SHOAL_MAX_CONCURRENT_BUILDS", default_value_t = 5)]
     max_concurrent_builds: usize,
@@ -117,17 +137,20 @@ pub fn print_crd() -> anyhow::Result<()> {
     Ok(())
 }
 
-pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
-    let node_labels: BTreeMap<String, String> = args
-        .node_selector
-        .split(',')
+/// `k=v,k=v` as labels.
+fn parse_labels(flag: &str, text: &str) -> anyhow::Result<BTreeMap<String, String>> {
+    text.split(',')
         .filter(|p| !p.trim().is_empty())
         .map(|pair| {
             pair.split_once('=')
                 .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .with_context(|| format!("--node-selector: {pair:?} is not key=value"))
+                .with_context(|| format!("{flag}: {pair:?} is not key=value"))
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect()
+}
+
+pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
+    let node_labels = parse_labels("--node-selector", &args.node_selector)?;
     let defaults = shoal_api::Defaults {
         function_preset: args.default_function_preset,
         build_preset: args.default_build_preset,
@@ -137,6 +160,22 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             Some(shoal_oci::token::TokenKey::new(&bytes).with_context(|| format!("the key in {}", path.display()))?)
+        }
+        None => None,
+    };
+    let build_service = match &args.builder_key_file {
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let key = shoal_builder::BuildKey::new(&bytes).with_context(|| format!("the key in {}", path.display()))?;
+            Some(BuildServiceConfig {
+                client: shoal_builder::BuildClient::new(key),
+                builder_labels: parse_labels("--builder-selector", &args.builder_selector)?,
+                port: args.builder_port,
+                max_limits: shoal_builder::BuildLimits {
+                    memory_bytes: args.builder_max_memory_mib.saturating_mul(1024 * 1024),
+                    deadline_secs: args.build_deadline_secs,
+                },
+            })
         }
         None => None,
     };
@@ -159,6 +198,7 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         npmrc_secret: args.npmrc_secret.filter(|s| !s.is_empty()),
         node_service_account: args.node_service_account.filter(|s| !s.is_empty()),
         registry_token_key,
+        build_service,
     };
     let client = kube::Client::try_default()
         .await

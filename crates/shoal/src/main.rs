@@ -1,6 +1,7 @@
 //! The `shoal` command.
 
 mod build;
+mod builder;
 mod controller;
 mod engine;
 mod node;
@@ -27,6 +28,8 @@ enum Command {
     Up(up::UpArgs),
     /// Run a node server for Functions published as OCI artifacts.
     Node(node::NodeCmdArgs),
+    /// Run the build service: builds Functions for the controller without a pod per build.
+    Builder(builder::BuilderArgs),
     /// Run the controller: reconciler and admission webhooks (in a cluster).
     Controller(controller::ControllerArgs),
     /// Check an installation: apply a hello Function, wait for Running, call it through its Service (`helm test`).
@@ -61,6 +64,7 @@ fn main() -> std::process::ExitCode {
             Command::Build(args) => build::run(args).await,
             Command::Up(args) => up::run(args).await,
             Command::Node(args) => node::run(args).await,
+            Command::Builder(args) => builder::run(args).await,
             Command::Controller(args) => controller::run(args).await,
             Command::Crd => controller::print_crd(),
             Command::RegistryGate(args) => registry_gate::run(args).await,

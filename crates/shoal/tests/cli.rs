@@ -6,6 +6,7 @@ use std::time::Duration;
 use std::{path::Path, process::Command};
 
 use shoal_oci::{Credentials, Registry, Transport};
+use shoal_tests::npm_registry::{Package, TestNpmRegistry};
 use shoal_tests::{TestRegistry, free_port, workspace_root};
 
 struct Run {
@@ -1027,88 +1028,25 @@ fn git_sources_build_from_a_git_argument_and_from_a_kyma_yaml_with_its_auth_secr
 
 /// A private npm registry on 127.0.0.1 holding `@acme/greet`, answering
 /// only requests with its token.
-fn private_npm_registry(
-    runtime: &tokio::runtime::Runtime,
-    token: &'static str,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    // A real package tarball, made by npm itself.
-    let package = tempfile::tempdir().unwrap();
-    write(
-        package.path(),
-        "package.json",
-        r#"{"name": "@acme/greet", "version": "1.0.0", "main": "index.js"}"#,
-    );
-    write(
-        package.path(),
-        "index.js",
-        "module.exports = (who) => `hello ${who} from the private registry`;\n",
-    );
-    let packed = Command::new("npm")
-        .args(["pack", "--silent"])
-        .current_dir(package.path())
-        .output()
-        .expect("npm pack");
-    let file = String::from_utf8_lossy(&packed.stdout).trim().to_string();
-    let tarball = bytes::Bytes::from(std::fs::read(package.path().join(&file)).expect("packed tarball"));
-    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let refused = std::sync::Arc::new(AtomicUsize::new(0));
-    let (seen, url) = (refused.clone(), base.clone());
-    runtime.spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                continue;
-            };
-            let (tarball, seen, url) = (tarball.clone(), seen.clone(), url.clone());
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                    let (tarball, seen, url) = (tarball.clone(), seen.clone(), url.clone());
-                    async move {
-                        let authorized = req
-                            .headers()
-                            .get("authorization")
-                            .is_some_and(|v| v.to_str().ok() == Some(&format!("Bearer {token}")));
-                        let path = req.uri().path().to_string();
-                        let (status, body) = if !authorized {
-                            seen.fetch_add(1, Ordering::SeqCst);
-                            (
-                                401,
-                                bytes::Bytes::from_static(b"{\"error\":\"authentication required\"}"),
-                            )
-                        } else if path.ends_with(".tgz") {
-                            (200, tarball)
-                        } else if path.contains("greet") {
-                            let doc = serde_json::json!({"name": "@acme/greet", "dist-tags": {"latest": "1.0.0"},
-                                "versions": {"1.0.0": {"name": "@acme/greet", "version": "1.0.0", "main": "index.js",
-                                    "dist": {"tarball": format!("{url}/@acme/greet/-/greet-1.0.0.tgz")}}}});
-                            (200, bytes::Bytes::from(doc.to_string()))
-                        } else {
-                            (404, bytes::Bytes::from_static(b"{}"))
-                        };
-                        Ok::<_, std::convert::Infallible>(
-                            hyper::Response::builder()
-                                .status(status)
-                                .header("content-type", "application/json")
-                                .body(http_body_util::Full::new(body))
-                                .unwrap(),
-                        )
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    (base, refused)
+fn private_npm_registry(token: &'static str) -> TestNpmRegistry {
+    TestNpmRegistry::start(
+        &[Package {
+            name: "@acme/greet",
+            version: "1.0.0",
+            files: &[(
+                "index.js",
+                "module.exports = (who) => `hello ${who} from the private registry`;\n",
+            )],
+        }],
+        Some(token),
+    )
 }
 
 #[test]
 fn dependencies_from_a_private_npm_registry_install_with_an_npmrc() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
     let token = "npm_t0ken_5x9";
-    let (registry, refused) = private_npm_registry(&runtime, token);
+    let npm = private_npm_registry(token);
+    let registry = npm.url.clone();
     let dir = tempfile::tempdir().unwrap();
     // A fresh cache: the install must go to the registry.
     let cache = tempfile::tempdir().unwrap();
@@ -1153,15 +1091,11 @@ fn dependencies_from_a_private_npm_registry_install_with_an_npmrc() {
     let (code, output) = build(Some("npmrc-no-token"));
     assert_ne!(code, 0, "{output}");
     assert!(output.contains("npm install failed"), "{output}");
-    assert!(refused.swap(0, std::sync::atomic::Ordering::SeqCst) > 0);
+    assert!(npm.take_refused() > 0);
     let (code, output) = build(Some("npmrc"));
     assert_eq!(code, 0, "{output}");
     assert!(!output.contains(token), "{output}");
-    assert_eq!(
-        refused.load(std::sync::atomic::Ordering::SeqCst),
-        0,
-        "every registry request carried the token"
-    );
+    assert_eq!(npm.take_refused(), 0, "every registry request carried the token");
     let wasm = std::fs::read(dir.path().join("greeter.wasm")).unwrap();
     assert!(wasm.len() > 1000);
 }

@@ -1,9 +1,10 @@
 //! The whole cluster flow with real parts wherever a cluster is not needed:
 //! Kyma's sample Functions go through the HTTPS webhooks, the reconciler
-//! (against the tower-test mock API) creates their build Job, the Job's own
-//! command runs — this `shoal` binary, building with npm/esbuild/Javy and
-//! pushing to a real registry — and its termination message is handed back
-//! as the kubelet would. A node then loads the artifact through the node
+//! (against the tower-test mock API) sends their build to a `shoal builder`
+//! process or creates their build Job, whose own command runs — this
+//! `shoal` binary, building with npm/esbuild/Javy and pushing to a real
+//! registry — and its termination message is handed back as the kubelet
+//! would. A node then loads the artifact through the node
 //! sync, publishes what it serves, and the Function answers over a real
 //! socket at the address its EndpointSlice lists.
 
@@ -12,10 +13,12 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::StreamExt;
+use futures::channel::mpsc::UnboundedReceiver;
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
-use kube::runtime::reflector;
+use kube::runtime::reflector::{self, ObjectRef};
 use kube::runtime::watcher;
 use serde_json::{Value, json};
 use shoal_api::{Function, condition};
@@ -36,12 +39,24 @@ struct Platform {
     sync: Arc<NodeSync>,
     node_addr: std::net::SocketAddr,
     hooks: Webhooks,
+    /// The build service, when builds go there rather than to Jobs.
+    build_service: Option<(crate::builder::TestBuilder, UnboundedReceiver<ObjectRef<Function>>)>,
     _registry: TestRegistry,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 impl Platform {
+    /// Builds run as build Jobs.
     async fn start() -> Self {
+        Self::start_with(false).await
+    }
+
+    /// Builds go to a `shoal builder` process.
+    async fn with_build_service() -> Self {
+        Self::start_with(true).await
+    }
+
+    async fn start_with(build_service: bool) -> Self {
         let registry = TestRegistry::start(None);
         let fake = FakeKube::new();
 
@@ -96,16 +111,29 @@ impl Platform {
         .expect("pod");
         pods.apply_watcher_event(&watcher::Event::Apply(pod));
         let (children, watches) = FakeWatches::new(&fake);
-        let ctx = Arc::new(Context::new(
-            fake.client(),
-            ControllerConfig {
-                registry: format!("{}/functions", registry.address),
-                node_port: i32::from(node_addr.port()),
-                ..ControllerConfig::default()
-            },
-            NodeView::new(pod_store),
-            children,
-        ));
+        let mut config = ControllerConfig {
+            registry: format!("{}/functions", registry.address),
+            node_port: i32::from(node_addr.port()),
+            ..ControllerConfig::default()
+        };
+        let mut builders = None;
+        let build_service = if build_service {
+            let work = tempfile::tempdir().expect("temp dir").keep();
+            let port = shoal_tests::free_port();
+            let builder = crate::builder::TestBuilder::start(port, &work, &registry.address, "");
+            builder.ready().await;
+            let (service, sends, answers) = crate::builder::builders_at(port);
+            config.build_service = Some(service);
+            builders = Some(sends);
+            Some((builder, answers))
+        } else {
+            None
+        };
+        let mut ctx = Context::new(fake.client(), config, NodeView::new(pod_store), children);
+        if let Some(builders) = builders {
+            ctx = ctx.with_builders(builders);
+        }
+        let ctx = Arc::new(ctx);
         Self {
             fake,
             ctx,
@@ -113,6 +141,7 @@ impl Platform {
             sync,
             node_addr,
             hooks: Webhooks::start().await,
+            build_service,
             _registry: registry,
             _stop: stop,
         }
@@ -297,7 +326,20 @@ impl Platform {
             "Unknown",
             "build started"
         );
-        self.run_build_job(&name);
+        match &mut self.build_service {
+            None => self.run_build_job(&name),
+            // The controller's next pass comes with the service's answer.
+            Some((_, answers)) => {
+                let answered = tokio::time::timeout(Duration::from_secs(180), answers.next()).await;
+                assert!(answered.is_ok(), "the build service answered within 180 s");
+                assert!(
+                    self.fake
+                        .list(&format!("/apis/batch/v1/namespaces/{NS}/jobs"))
+                        .is_empty(),
+                    "no build Job"
+                );
+            }
+        }
         self.reconcile(&name).await;
         let (built, message) = self.condition(&name, condition::BUILD_READY);
         assert_eq!(built, "True", "{message}");
@@ -340,7 +382,8 @@ fn kyma_function(name: &str, source: &str, dependencies: &str) -> Value {
 
 #[tokio::test]
 async fn kyma_lodash_samples_go_from_webhook_to_a_served_function() {
-    let mut platform = Platform::start().await;
+    // Built by the build service, as the chart does by default.
+    let mut platform = Platform::with_build_service().await;
     let cjs = platform
         .deploy(kyma_function(
             "lodash-cjs",

@@ -1,8 +1,10 @@
-//! The build phase (BuildReady): one deterministic Job per build-input
-//! hash, so restarts and retries never start a second build; its result
-//! trusted only from a Job the Function owns, for the Function's own
-//! repository.
+//! The build phase (BuildReady): each build-input hash built once, by the
+//! build service ([`super::builders`]) when it can take the Function, else
+//! by one deterministic Job per hash, so restarts and retries never start a
+//! second build. A result is trusted only from the service's signed answer
+//! or a Job the Function owns, and only for the Function's own repository.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use k8s_openapi::api::batch::v1::Job;
@@ -14,8 +16,10 @@ use kube::runtime::reflector::ObjectRef;
 use kube::{Resource, ResourceExt};
 use serde::Deserialize;
 use shoal_api::{Function, cluster};
+use shoal_builder::{BuildOutcome, BuildRequest};
 use shoal_envelope::FunctionKey;
 
+use super::builders::{Builders, NoBuilder, Progress};
 use super::context::{apply_params, job_finished};
 use super::status::StatusWriter;
 use super::{Context, Error};
@@ -59,6 +63,9 @@ pub(super) async fn build(
         if !artifact_lost(ctx, &namespace, &name) {
             // Built: the Jobs are only a record of it now.
             delete_jobs(ctx, &namespace, &name, |_| true).await?;
+            if let Some(builders) = &ctx.builders {
+                builders.forget(&key);
+            }
             status.mark_built(&status.status.artifact.clone().unwrap_or_default());
             return Ok(None);
         }
@@ -66,9 +73,17 @@ pub(super) async fn build(
         // was lost): the same build runs again and pushes it back under
         // the same digest, as builds are reproducible. They go on saying so
         // until the rebuild is loaded: only the pass that starts it warns.
-        if job.is_none() {
+        if job.is_none() && !service_rebuilding(ctx, &key, &hash) {
             tracing::warn!("the registry lost the Function's artifact; building it again");
         }
+    }
+
+    if let (Some(builders), Some(request)) = (
+        &ctx.builders,
+        resources::service_build_request(&ctx.config, function, plan),
+    ) && job.is_none()
+    {
+        return in_service(ctx, builders, request, status).await;
     }
 
     let Some(job) = job else {
@@ -99,6 +114,85 @@ pub(super) async fn build(
     } else {
         status.mark_build_running(&job_name);
         Ok(Some(Action::requeue(RUNNING_RECHECK)))
+    }
+}
+
+/// The build service's part of the build phase: sends the build, and
+/// records the service's answer when it comes.
+async fn in_service(
+    ctx: &Context,
+    builders: &Arc<Builders>,
+    request: BuildRequest,
+    status: &mut StatusWriter,
+) -> Result<Option<Action>, Error> {
+    let namespace = request.namespace.clone();
+    let name = request.name.clone();
+    let key = FunctionKey::new(&namespace, &name);
+    match builders.progress(&key, &request.hash) {
+        Some(Progress::Running { builder }) => {
+            status.mark_build_in_service(&builder);
+            Ok(Some(Action::requeue(RUNNING_RECHECK)))
+        }
+        Some(Progress::Answered(BuildOutcome::Built { artifact, reused }))
+            if cluster::is_own_artifact(&artifact, &ctx.config.registry, &namespace, &name) =>
+        {
+            crate::metrics::BUILDS_SUCCEEDED.inc();
+            tracing::info!(%artifact, reused, "built by the build service");
+            status.status.artifact = Some(artifact.clone());
+            status.status.build_hash = Some(request.hash.clone());
+            status.mark_built(&artifact);
+            Ok(None)
+        }
+        Some(Progress::Answered(BuildOutcome::Built { artifact, .. })) => {
+            status.mark_build_failed(format!(
+                "the build service reported {:?}, which is not this Function's artifact; change the source to retry",
+                artifact.chars().take(300).collect::<String>()
+            ));
+            Ok(None)
+        }
+        Some(Progress::Answered(BuildOutcome::Failed { message })) => {
+            if !status.build_had_failed() {
+                crate::metrics::BUILDS_FAILED.inc();
+            }
+            status.mark_build_failed(format!("build failed: {}", message.trim()));
+            Ok(None)
+        }
+        Some(Progress::Unanswered { why, retry_in }) if !retry_in.is_zero() => {
+            status.mark_build_service_waiting(&why, retry_in);
+            Ok(Some(Action::requeue(retry_in)))
+        }
+        Some(Progress::Unanswered { .. }) | None => {
+            // A Job for older source is pointless now.
+            delete_jobs(ctx, &namespace, &name, |_| true).await?;
+            match builders.send(key, request) {
+                Ok(builder) => {
+                    crate::metrics::BUILDS_STARTED.inc();
+                    tracing::info!(%builder, "build sent to the build service");
+                    status.mark_build_sent(&builder);
+                    Ok(Some(Action::requeue(RUNNING_RECHECK)))
+                }
+                Err(NoBuilder) => {
+                    status.mark_build_service_waiting("no builder pod is ready", QUEUED_RECHECK);
+                    Ok(Some(Action::requeue(QUEUED_RECHECK)))
+                }
+            }
+        }
+    }
+}
+
+/// Whether a lost artifact's rebuild is already with the build service; a
+/// recorded answer from before the loss is forgotten, so it is sent again.
+fn service_rebuilding(ctx: &Context, key: &FunctionKey, hash: &str) -> bool {
+    let Some(builders) = &ctx.builders else {
+        return false;
+    };
+    match builders.progress(key, hash) {
+        Some(Progress::Running { .. }) => true,
+        Some(_) => {
+            builders.forget(key);
+            false
+        }
+        None => false,
     }
 }
 

@@ -53,6 +53,9 @@ pub struct ControllerConfig {
     /// repository only, for as long as the build may run
     /// ([`resources::push_secret`]), instead of registry credentials.
     pub registry_token_key: Option<shoal_oci::token::TokenKey>,
+    /// The build service, when builds go there rather than to a Job each
+    /// ([`super::builders`]); a Function it cannot take still gets a Job.
+    pub build_service: Option<super::builders::BuildServiceConfig>,
 }
 
 impl Default for ControllerConfig {
@@ -80,6 +83,7 @@ impl Default for ControllerConfig {
             npmrc_secret: None,
             node_service_account: None,
             registry_token_key: None,
+            build_service: None,
         }
     }
 }

@@ -18,6 +18,7 @@ use kube::{Client, Resource, ResourceExt};
 use serde_json::Value;
 use shoal_api::{ConditionStatus, Function, cluster};
 
+use super::builders::Builders;
 use super::{ControllerConfig, NodeView};
 use crate::git::GitPoller;
 use crate::ports::{FunctionKey, PortAllocator, PortsExhausted};
@@ -121,6 +122,8 @@ pub struct Context {
     /// All Functions (the controller's watch cache), from which the port
     /// allocator learns the ports already recorded before it hands any out.
     functions: Option<Store<Function>>,
+    /// The build service, when builds go there.
+    pub(crate) builders: Option<Arc<Builders>>,
 }
 
 struct Ports {
@@ -138,7 +141,7 @@ struct BuildSlots {
 
 /// A lock whose holder cannot leave its data half-written; a poisoned one
 /// is taken as it is.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -183,7 +186,15 @@ impl Context {
             children,
             build_slots: Mutex::new(BuildSlots::default()),
             functions: None,
+            builders: None,
         }
+    }
+
+    /// The same context, sending builds the build service can take to
+    /// `builders`.
+    pub fn with_builders(mut self, builders: Arc<Builders>) -> Self {
+        self.builders = Some(builders);
+        self
     }
 
     /// The same context, reading the Functions' recorded ports from `store`

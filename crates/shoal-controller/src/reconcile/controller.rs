@@ -17,7 +17,7 @@ use kube::runtime::{WatchStreamExt, reflector, watcher};
 use kube::{Client, Resource};
 use shoal_api::{Function, cluster};
 
-use super::{Children, Context, ControllerConfig, NodePodChanges, NodeView, error_policy, reconcile};
+use super::{Builders, Children, Context, ControllerConfig, NodePodChanges, NodeView, error_policy, reconcile};
 
 /// A resource [`run`] watches: `(apiGroup, resource, cluster-wide)`; a
 /// watch that is not cluster-wide is in the controller's own namespace.
@@ -136,7 +136,31 @@ pub async fn run(
     let role_triggers = watch_children::<Role>(&client, writers.roles, &access);
     let binding_triggers = watch_children::<RoleBinding>(&client, writers.bindings, &access);
 
-    let ctx = std::sync::Arc::new(Context::new(client, config, nodes, children).with_functions(controller.store()));
+    // Builder pods (when builds go to the build service), and a pass for
+    // each Function whose build the service answered.
+    let (answered, answers) = futures::channel::mpsc::unbounded();
+    let (builder_store, builder_writer) = reflector::store();
+    let builder_pods = config.build_service.as_ref().map(|service| {
+        let api: Api<Pod> = Api::namespaced(client.clone(), &config.namespace);
+        let watch = watcher::Config::default().labels(&service.builder_selector());
+        reflector(builder_writer, watcher(api, watch))
+            .default_backoff()
+            .for_each(|_| std::future::ready(()))
+    });
+    let builders = config
+        .build_service
+        .clone()
+        .map(|service| std::sync::Arc::new(Builders::new(service, builder_store, answered)));
+    let mut ctx = Context::new(client, config, nodes, children).with_functions(controller.store());
+    if let Some(builders) = builders {
+        ctx = ctx.with_builders(builders);
+    }
+    let ctx = std::sync::Arc::new(ctx);
+    let builder_pods = tokio::spawn(async move {
+        if let Some(watch) = builder_pods {
+            watch.await;
+        }
+    });
     controller
         .reconcile_on(pod_triggers)
         .reconcile_on(status_triggers)
@@ -146,6 +170,7 @@ pub async fn run(
         .reconcile_on(slice_triggers)
         .reconcile_on(role_triggers)
         .reconcile_on(binding_triggers)
+        .reconcile_on(answers)
         .with_config(
             kube::runtime::controller::Config::default()
                 .debounce(Duration::from_millis(500))
@@ -159,6 +184,7 @@ pub async fn run(
             }
         })
         .await;
+    builder_pods.abort();
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! with the API server's message. [`controller`] wires the watches.
 
 mod build;
+mod builders;
 mod cleanup;
 mod config;
 mod context;
@@ -34,6 +35,7 @@ use kube::runtime::controller::Action;
 use kube::runtime::finalizer::{Event as Finalizer, finalizer};
 use shoal_api::{ConditionStatus, Function, cluster, condition};
 
+pub use builders::{BuildServiceConfig, Builders};
 pub use config::{ControllerConfig, DEFAULT_SERVING_PORTS};
 pub use context::{ChildWriters, Children, Context};
 pub use controller::{RECONCILE_CONCURRENCY, WATCHES, run};

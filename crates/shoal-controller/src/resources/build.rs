@@ -94,6 +94,64 @@ fn build_resources(function: &Function) -> ResourceRequirements {
     }
 }
 
+/// The Secret whose `.npmrc` the Function's build uses, if any: the
+/// Function's annotation, else the controller's default.
+pub fn npmrc_secret(config: &ControllerConfig, function: &Function) -> Option<String> {
+    function
+        .annotations()
+        .get(cluster::NPMRC_SECRET_ANNOTATION)
+        .cloned()
+        .or_else(|| config.npmrc_secret.clone())
+        .filter(|s| !s.is_empty())
+}
+
+/// What one build of `function` may use: its build resources' memory
+/// limit (the preset's when it sets none) and the build deadline.
+pub fn build_limits(config: &ControllerConfig, function: &Function) -> shoal_builder::BuildLimits {
+    let memory = build_resources(function)
+        .limits
+        .as_ref()
+        .and_then(|limits| limits.get("memory"))
+        .and_then(|q| shoal_api::parse_quantity(&q.0))
+        .filter(|bytes| bytes.is_finite() && *bytes > 0.0)
+        // A memory limit is a whole number of bytes well below 2^64.
+        .map_or(u64::MAX, |bytes| bytes.min(u64::MAX as f64) as u64);
+    shoal_builder::BuildLimits {
+        memory_bytes: memory,
+        deadline_secs: config.build_deadline.as_secs(),
+    }
+}
+
+/// The build service's request for an inline Function's build, or `None`
+/// when the service cannot take it and a Job builds it: a Git source (its
+/// credentials stay in the Function's namespace), a private npm registry
+/// (likewise), or limits above what the service gives.
+pub fn service_build_request(
+    config: &ControllerConfig,
+    function: &Function,
+    plan: &BuildPlan,
+) -> Option<shoal_builder::BuildRequest> {
+    let service = config.build_service.as_ref()?;
+    let BuildPlan::Inline(inputs) = plan else {
+        return None;
+    };
+    let limits = build_limits(config, function);
+    let fits = limits.memory_bytes <= service.max_limits.memory_bytes
+        && limits.deadline_secs <= service.max_limits.deadline_secs;
+    if !fits || npmrc_secret(config, function).is_some() || !inputs.files.is_empty() {
+        return None;
+    }
+    Some(shoal_builder::BuildRequest {
+        namespace: function.namespace().unwrap_or_default(),
+        name: function.name_any(),
+        hash: inputs.hash(),
+        runtime: inputs.runtime.clone(),
+        source: inputs.source.clone(),
+        dependencies: inputs.dependencies.clone(),
+        limits,
+    })
+}
+
 /// One commit of a Git source, to build.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GitBuild {
@@ -205,12 +263,7 @@ pub fn build_job(config: &ControllerConfig, function: &Function, plan: &BuildPla
     };
     // A private npm registry's .npmrc, from an optional Secret: a Function
     // without one builds as before.
-    let npmrc_secret = function
-        .annotations()
-        .get(cluster::NPMRC_SECRET_ANNOTATION)
-        .cloned()
-        .or_else(|| config.npmrc_secret.clone())
-        .filter(|s| !s.is_empty());
+    let npmrc_secret = npmrc_secret(config, function);
     let mut env = vec![
         plain_env("HOME", "/tmp"),
         plain_env("SHOAL_CACHE_DIR", "/tmp/shoal-cache"),

@@ -37,7 +37,8 @@ fn config() -> Config {
         .text_encoding(true)
         .javy_stream_io(true)
         .simd_json_builtins(true)
-        // stdout carries the response envelope; console output must not mix with it.
+        // Console output is the Function's log, which the host reads from
+        // stderr; responses travel through the host imports, never stdio.
         .redirect_stdout_to_stderr(true)
         .weak_ref(true)
         .performance(true);
