@@ -983,7 +983,11 @@ fn network_policies_guard_the_node_controller_and_registry_ports() {
         Some(port_named(container(registry, "gate"), "http-registry"))
     );
     let from = rule["from"].as_array().unwrap();
-    assert_eq!(from.len(), 3, "node pods, build Jobs and the build service, nobody else: {from:?}");
+    assert_eq!(
+        from.len(),
+        3,
+        "node pods, build Jobs and the build service, nobody else: {from:?}"
+    );
     assert!(labels_subset(
         &from[0]["podSelector"]["matchLabels"],
         &node["spec"]["template"]["metadata"]["labels"]
@@ -1051,7 +1055,10 @@ fn the_build_service_is_wired_to_the_controller_and_holds_the_push_key_alone() {
     // One key Secret, mounted where each side reads it.
     let key_secret = |deployment: &Value, file: &str| {
         let volumes = deployment["spec"]["template"]["spec"]["volumes"].as_array().unwrap();
-        let volume = volumes.iter().find(|v| v["name"] == "builder-key").expect("builder-key volume");
+        let volume = volumes
+            .iter()
+            .find(|v| v["name"] == "builder-key")
+            .expect("builder-key volume");
         let mount = container(deployment, file)["volumeMounts"]
             .as_array()
             .unwrap()
@@ -1080,7 +1087,11 @@ fn the_build_service_is_wired_to_the_controller_and_holds_the_push_key_alone() {
     assert!(!off.objects.iter().any(|o| o["metadata"]["name"] == "shoal-builder"));
     let controller = container(controller_deployment(&off), "controller");
     assert!(
-        !controller["env"].as_array().unwrap().iter().any(|e| e["name"] == "SHOAL_BUILDER_KEY_FILE"),
+        !controller["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "SHOAL_BUILDER_KEY_FILE"),
         "without the service every build is a Job"
     );
 }

@@ -203,7 +203,7 @@ pub struct TestRegistry {
     child: Child,
     /// `127.0.0.1:<port>`.
     pub address: String,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl TestRegistry {
@@ -237,13 +237,18 @@ impl TestRegistry {
             .stderr(Stdio::null())
             .spawn()
             .expect("starting docker-registry (run .ci/setup to install it)");
-        let registry = Self {
-            child,
-            address,
-            _dir: dir,
-        };
+        let registry = Self { child, address, dir };
         registry.wait_ready();
         registry
+    }
+
+    /// Loses every artifact, as a registry whose storage went does (an
+    /// emptyDir after the pod moved).
+    pub fn wipe(&self) {
+        let data = self.dir.path().join("data");
+        if data.exists() {
+            std::fs::remove_dir_all(&data).expect("removing the registry's storage");
+        }
     }
 
     fn wait_ready(&self) {

@@ -11,6 +11,7 @@
 //! and noisy, so ratios between rows of one run mean more than any row.
 
 mod children;
+mod cluster;
 mod database;
 mod generate;
 mod isolation;
@@ -52,6 +53,10 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
         counts: Vec<usize>,
     },
+    /// Shoal on a real cluster (KUBECONFIG): create → first answer, N
+    /// Functions to Running, every node pod replaced under traffic. Run
+    /// where ClusterIPs route; prints tables.
+    Cluster(cluster::ClusterArgs),
     /// A Function querying PostgreSQL through a module-level pool, Shoal
     /// vs Node.js; writes results/database.md.
     Database {
@@ -104,6 +109,7 @@ fn main() -> anyhow::Result<()> {
         Command::Run(args) => runtime.block_on(run(args)),
         Command::Inside => runtime.block_on(inside()),
         Command::Scale { counts } => runtime.block_on(scale::run(&counts)),
+        Command::Cluster(args) => runtime.block_on(cluster::run(&args)),
         Command::Database { seconds, out } => runtime.block_on(async {
             let row = database::run(Duration::from_secs(seconds)).await?;
             let table = format!(

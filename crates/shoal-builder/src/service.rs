@@ -68,6 +68,8 @@ pub struct ServiceConfig {
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
+    /// Build requests answered (signed ones only).
+    pub requests: u64,
     /// Builds run to the end (built or failed).
     pub builds_run: u64,
     /// Requests answered with a module pushed before (no build).
@@ -102,6 +104,7 @@ pub struct BuildService {
     builds: Mutex<HashMap<BuildId, watch::Receiver<Option<Done>>>>,
     /// Finished builds, oldest first, to forget the oldest answers.
     finished: Mutex<VecDeque<BuildId>>,
+    requests: AtomicU64,
     builds_run: AtomicU64,
     reused: AtomicU64,
     failed: AtomicU64,
@@ -125,6 +128,7 @@ impl BuildService {
             config,
             builds: Mutex::default(),
             finished: Mutex::default(),
+            requests: AtomicU64::new(0),
             builds_run: AtomicU64::new(0),
             reused: AtomicU64::new(0),
             failed: AtomicU64::new(0),
@@ -161,6 +165,7 @@ impl BuildService {
     /// What the service did so far.
     pub fn counts(&self) -> Counts {
         Counts {
+            requests: self.requests.load(Ordering::Relaxed),
             builds_run: self.builds_run.load(Ordering::Relaxed),
             reused: self.reused.load(Ordering::Relaxed),
             failed: self.failed.load(Ordering::Relaxed),
@@ -242,6 +247,7 @@ impl BuildService {
                 "the namespace, name or hash is not a plain name",
             );
         }
+        self.requests.fetch_add(1, Ordering::Relaxed);
         let answer = match self.answer(request).await {
             Done::Answer(answer) => answer,
             Done::Retry(message) => return text(StatusCode::SERVICE_UNAVAILABLE, &message),
@@ -252,42 +258,66 @@ impl BuildService {
     }
 
     /// The answer to `request`: from the build already running or done, or
-    /// from a new one.
+    /// from a new one. A kept answer naming a module the registry no longer
+    /// has (its storage was lost) is dropped and the build runs again.
     async fn answer(self: &Arc<Self>, request: BuildRequest) -> Done {
         let id = (request.namespace.clone(), request.name.clone(), request.hash.clone());
-        let mut done = {
-            let mut builds = lock(&self.builds);
-            match builds.get(&id) {
-                Some(running) => running.clone(),
-                None => {
-                    let (tx, rx) = watch::channel(None);
-                    builds.insert(id.clone(), rx.clone());
-                    let service = self.clone();
-                    let build_request = request.clone();
-                    let id = id.clone();
-                    tokio::spawn(async move {
-                        let done = service.build(build_request).await;
-                        if matches!(done, Done::Retry(_)) {
-                            lock(&service.builds).remove(&id);
-                        } else {
-                            service.remember(id);
-                        }
-                        tx.send_replace(Some(done));
-                    });
-                    rx
+        let mut checked_kept = false;
+        loop {
+            let (mut done, kept) = self.join_or_start(&id, &request);
+            let lost = || Done::Retry("the build service lost this build (its task stopped); ask again".into());
+            let result = match done.wait_for(Option::is_some).await {
+                Ok(done) => done.clone().unwrap_or_else(lost),
+                // The build's task ended without a result (it panicked): the
+                // next request starts over.
+                Err(_) => {
+                    lock(&self.builds).remove(&id);
+                    lost()
                 }
-            }
-        };
-        let lost = || Done::Retry("the build service lost this build (its task stopped); ask again".into());
-        match done.wait_for(Option::is_some).await {
-            Ok(done) => done.clone().unwrap_or_else(lost),
-            // The build's task ended without a result (it panicked): the
-            // next request starts over.
-            Err(_) => {
+            };
+            if kept
+                && !checked_kept
+                && let Done::Answer(BuildAnswer {
+                    outcome: BuildOutcome::Built { .. },
+                    ..
+                }) = &result
+                && matches!(
+                    self.registry(&request).find_pushed(&self.reference(&request)).await,
+                    Ok(None)
+                )
+            {
+                tracing::info!(function = %request.label(), "the registry lost this build's module: building it again");
                 lock(&self.builds).remove(&id);
-                lost()
+                checked_kept = true;
+                continue;
             }
+            return result;
         }
+    }
+
+    /// The build of `id`: the one running or done (and whether it was done
+    /// already), or a new one started for `request`.
+    fn join_or_start(self: &Arc<Self>, id: &BuildId, request: &BuildRequest) -> (watch::Receiver<Option<Done>>, bool) {
+        let mut builds = lock(&self.builds);
+        if let Some(existing) = builds.get(id) {
+            let finished = existing.borrow().is_some();
+            return (existing.clone(), finished);
+        }
+        let (tx, rx) = watch::channel(None);
+        builds.insert(id.clone(), rx.clone());
+        let service = self.clone();
+        let build_request = request.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            let done = service.build(build_request).await;
+            if matches!(done, Done::Retry(_)) {
+                lock(&service.builds).remove(&id);
+            } else {
+                service.remember(id);
+            }
+            tx.send_replace(Some(done));
+        });
+        (rx, false)
     }
 
     /// Keeps `id`'s answer for later requests, forgetting the oldest.

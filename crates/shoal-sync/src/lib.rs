@@ -339,7 +339,12 @@ impl NodeSync {
     /// Writes the served set and the load failures into this node's status
     /// ConfigMaps: the shards whose content changed since the last publish
     /// (every shard the first time, so the controller knows this node).
-    pub async fn publish(&self) -> Result<(), kube::Error> {
+    /// Returns how many it wrote.
+    ///
+    /// # Errors
+    /// A write failed; the shards written before it count as published.
+    pub async fn publish(&self) -> Result<usize, kube::Error> {
+        let mut written = 0;
         let served = self.served();
         let errors = self.errors();
         let mut shards = vec![(BTreeSet::new(), BTreeMap::new()); cluster::NODE_STATUS_SHARDS];
@@ -398,9 +403,10 @@ impl NodeSync {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .insert(shard, content);
+            written += 1;
             tracing::debug!(shard, "node status published");
         }
-        Ok(())
+        Ok(written)
     }
 
     /// Follows Functions until `shutdown` completes, publishing the served set
@@ -499,14 +505,23 @@ impl NodeSync {
 
     async fn publish_loop(self: Arc<Self>) {
         loop {
-            if let Err(e) = self.publish().await {
-                tracing::warn!(error = %shoal_runtime::causes(&e), "publishing node status");
+            // At most one write per interval; a change after a quiet spell
+            // is published at once (a new Function's endpoint waits for
+            // it), and changes during the interval go out together after it.
+            // A change that alters nothing published (a Function starting to
+            // load) costs no interval.
+            match self.publish().await {
+                Ok(0) => {}
+                Ok(_) => tokio::time::sleep(self.config.publish_every).await,
+                Err(e) => {
+                    tracing::warn!(error = %shoal_runtime::causes(&e), "publishing node status");
+                    tokio::time::sleep(self.config.publish_every).await;
+                }
             }
             tokio::select! {
                 () = self.changed.notified() => {}
                 () = tokio::time::sleep(Duration::from_secs(30)) => {}
             }
-            tokio::time::sleep(self.config.publish_every).await;
         }
     }
 

@@ -161,6 +161,7 @@ struct Controller {
     ctx: Arc<Context>,
     watches: Mutex<FakeWatches>,
     answers: UnboundedReceiver<ObjectRef<Function>>,
+    node_pods: reflector::store::Writer<Pod>,
 }
 
 impl Controller {
@@ -172,14 +173,54 @@ impl Controller {
             build_service: Some(service),
             ..ControllerConfig::default()
         };
-        let (node_pods, _) = reflector::store();
+        let (node_pod_store, node_pods) = reflector::store();
         let (children, watches) = FakeWatches::new(fake);
-        let ctx = Context::new(fake.client(), config, NodeView::new(node_pods), children).with_builders(builders);
+        let ctx = Context::new(fake.client(), config, NodeView::new(node_pod_store), children).with_builders(builders);
         Self {
             fake: fake.clone(),
             ctx: Arc::new(ctx),
             watches: Mutex::new(watches),
             answers,
+            node_pods,
+        }
+    }
+
+    /// A ready node pod, publishing `served` (Function, digest) and
+    /// `errors` (Function, message) for the Functions of this test.
+    fn node_publishes(&mut self, served: &[(&str, &str)], errors: &[(&str, &str)]) {
+        use shoal_api::cluster;
+        let pod: Pod = serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "node-a", "namespace": "shoal-system", "uid": "uid-node-a"},
+            "spec": {"containers": [{"name": "node"}]},
+            "status": {"podIP": "10.0.0.11", "conditions": [{"type": "Ready", "status": "True"}]}
+        }))
+        .expect("pod");
+        self.node_pods.apply_watcher_event(&watcher::Event::Apply(pod));
+        for shard in 0..cluster::NODE_STATUS_SHARDS {
+            let in_shard = |name: &&str| cluster::status_shard(NS, name) == shard;
+            let served = served
+                .iter()
+                .filter(|(name, _)| in_shard(name))
+                .map(|(name, digest)| cluster::ServedFunction {
+                    namespace: NS.into(),
+                    name: name.to_string(),
+                    digest: digest.to_string(),
+                })
+                .collect();
+            let errors = errors
+                .iter()
+                .filter(|(name, _)| in_shard(name))
+                .map(|(name, message)| ((NS.to_string(), name.to_string()), message.to_string()))
+                .collect();
+            let status: k8s_openapi::api::core::v1::ConfigMap = serde_json::from_value(json!({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": cluster::node_status_name("node-a", shard), "namespace": "shoal-system"},
+                "data": {"functions": cluster::render_served(&served), "errors": cluster::render_errors(&errors),
+                         "pod": "node-a", "shard": shard.to_string()}
+            }))
+            .expect("config map");
+            self.ctx.nodes.statuses.apply(&watcher::Event::Apply(status));
         }
     }
 
@@ -549,4 +590,67 @@ async fn forged_build_answers_and_unsigned_requests_are_refused() {
         other => panic!("a request signed with another key: {other:?}"),
     }
     assert_eq!(builder.counts().await["buildsRun"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_artifact_the_registry_lost_is_built_again_once() {
+    let registry = TestRegistry::start(None);
+    let npm = slow_registry();
+    let work = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let builder = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
+    builder.ready().await;
+    let fake = FakeKube::new();
+    let mut controller = Controller::new(&fake, &registry.address, port, Duration::from_secs(600));
+    controller.apply("hello", "module.exports = { main: () => 'hello' };\n", None, None);
+    controller.until_built(&["hello"]).await;
+    let artifact = controller
+        .function("hello")
+        .status
+        .unwrap_or_default()
+        .artifact
+        .expect("built");
+    let digest = shoal_api::cluster::artifact_digest(&artifact)
+        .expect("digest")
+        .to_string();
+    controller.node_publishes(&[("hello", &digest)], &[]);
+    controller.reconcile("hello").await;
+    assert_eq!(builder.counts().await["requests"], 1);
+
+    // The registry's storage goes; the nodes say so.
+    registry.wipe();
+    let missing = format!(
+        "{}: registry {} does not have {artifact}",
+        shoal_api::cluster::ARTIFACT_MISSING,
+        registry.address
+    );
+    controller.node_publishes(&[], &[("hello", &missing)]);
+    controller.reconcile("hello").await;
+    let _ = tokio::time::timeout(Duration::from_secs(60), controller.answers.next()).await;
+    // Passes go on (each node status change brings one) while the nodes
+    // have not loaded the rebuild yet: it is not sent again.
+    for _ in 0..5 {
+        controller.reconcile("hello").await;
+    }
+    let counts = builder.counts().await;
+    assert_eq!(counts["requests"], 2, "one rebuild request: {counts}");
+    assert_eq!(
+        counts["buildsRun"], 2,
+        "built again, not answered from the lost push: {counts}"
+    );
+    assert_eq!(controller.build_ready("hello").0, "True");
+    let rebuilt = controller.function("hello").status.unwrap_or_default().artifact;
+    assert_eq!(rebuilt.as_deref(), Some(artifact.as_str()), "builds are reproducible");
+    let pulled = shoal_oci::Registry::for_reference(&artifact, shoal_oci::Credentials::Anonymous)
+        .pull(&artifact, None)
+        .await;
+    assert!(pulled.is_ok(), "the artifact is back in the registry: {pulled:?}");
+
+    controller.node_publishes(&[("hello", &digest)], &[]);
+    controller.reconcile("hello").await;
+    let running = controller.function("hello").status.unwrap_or_default();
+    assert!(
+        shoal_controller::reconcile::is_function_ready(&controller.function("hello")),
+        "{running:?}"
+    );
 }

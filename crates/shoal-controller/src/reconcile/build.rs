@@ -59,23 +59,18 @@ pub(super) async fn build(
         ctx.release_build_slot(&key);
     }
 
-    if status.status.build_hash.as_deref() == Some(hash.as_str()) && status.status.artifact.is_some() {
-        if !artifact_lost(ctx, &namespace, &name) {
-            // Built: the Jobs are only a record of it now.
-            delete_jobs(ctx, &namespace, &name, |_| true).await?;
-            if let Some(builders) = &ctx.builders {
-                builders.forget(&key);
-            }
-            status.mark_built(&status.status.artifact.clone().unwrap_or_default());
-            return Ok(None);
+    let recorded = status.status.build_hash.as_deref() == Some(hash.as_str()) && status.status.artifact.is_some();
+    // Unless the nodes find the recorded artifact gone from the registry
+    // (its storage was lost): then the same build runs again and pushes it
+    // back, under the same digest as builds are reproducible.
+    if recorded && !artifact_lost(ctx, &namespace, &name) {
+        // Built: the Jobs are only a record of it now.
+        delete_jobs(ctx, &namespace, &name, |_| true).await?;
+        if let Some(builders) = &ctx.builders {
+            builders.forget(&key);
         }
-        // The nodes find the artifact gone from the registry (its storage
-        // was lost): the same build runs again and pushes it back under
-        // the same digest, as builds are reproducible. They go on saying so
-        // until the rebuild is loaded: only the pass that starts it warns.
-        if job.is_none() && !service_rebuilding(ctx, &key, &hash) {
-            tracing::warn!("the registry lost the Function's artifact; building it again");
-        }
+        status.mark_built(&status.status.artifact.clone().unwrap_or_default());
+        return Ok(None);
     }
 
     if let (Some(builders), Some(request)) = (
@@ -84,6 +79,9 @@ pub(super) async fn build(
     ) && job.is_none()
     {
         return in_service(ctx, builders, request, status).await;
+    }
+    if recorded && job.is_none() {
+        tracing::warn!("the registry lost the Function's artifact; building it again");
     }
 
     let Some(job) = job else {
@@ -162,6 +160,13 @@ async fn in_service(
             Ok(Some(Action::requeue(retry_in)))
         }
         Some(Progress::Unanswered { .. }) | None => {
+            if status.status.build_hash.as_deref() == Some(request.hash.as_str()) {
+                // Recorded as built, yet the nodes find it gone: the same
+                // build runs again and pushes it back. An answer, once
+                // recorded, is kept until the nodes load it, so this is
+                // sent once per loss.
+                tracing::warn!("the registry lost the Function's artifact; building it again");
+            }
             // A Job for older source is pointless now.
             delete_jobs(ctx, &namespace, &name, |_| true).await?;
             match builders.send(key, request) {
@@ -177,22 +182,6 @@ async fn in_service(
                 }
             }
         }
-    }
-}
-
-/// Whether a lost artifact's rebuild is already with the build service; a
-/// recorded answer from before the loss is forgotten, so it is sent again.
-fn service_rebuilding(ctx: &Context, key: &FunctionKey, hash: &str) -> bool {
-    let Some(builders) = &ctx.builders else {
-        return false;
-    };
-    match builders.progress(key, hash) {
-        Some(Progress::Running { .. }) => true,
-        Some(_) => {
-            builders.forget(key);
-            false
-        }
-        None => false,
     }
 }
 

@@ -172,8 +172,12 @@ pub async fn run(
         .reconcile_on(binding_triggers)
         .reconcile_on(answers)
         .with_config(
+            // Long enough to take a burst of watch events (a node pod
+            // change, the writes of one pass coming back) as one pass, short
+            // enough not to stand between `kubectl apply` and the first
+            // answer: a new Function goes through about four passes.
             kube::runtime::controller::Config::default()
-                .debounce(Duration::from_millis(500))
+                .debounce(Duration::from_millis(100))
                 .concurrency(RECONCILE_CONCURRENCY),
         )
         .graceful_shutdown_on(shutdown)

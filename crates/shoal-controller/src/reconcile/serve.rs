@@ -1,6 +1,7 @@
 //! The serve phase (Running): the node pods' read access to what the
-//! Function references, its Service at its own serving port, and the
-//! EndpointSlice listing the ready node pods that serve the built digest.
+//! Function references, its Service at its own serving port (from the
+//! first pass), and the EndpointSlice listing the ready node pods that
+//! serve the built digest.
 
 use std::time::Duration;
 
@@ -42,13 +43,23 @@ pub(super) async fn serve(function: &Function, ctx: &Context, status: &mut Statu
     let name = function.name_any();
     grant_node_access(function, ctx, status).await?;
     status.status.pod_selector = Some(ctx.config.node_selector());
+    let port = status.status.serving_port.unwrap_or(ctx.config.node_port);
+    // The Service comes with the first pass, while the Function builds:
+    // callers resolve its name at once, and the cluster's proxies have
+    // programmed it by the time its first endpoint is written, so the
+    // first answer waits only for that endpoint.
+    if let Err(e) = ctx
+        .ensure(&ctx.children.services, &resources::service(function, port))
+        .await
+    {
+        return Err(status.service_write_failed(&format!("applying Service {name}"), e));
+    }
     let Some(artifact) = status.status.artifact.clone() else {
         status.status.replicas = Some(0);
         status.mark_waiting_for_build();
         return Ok(());
     };
     let digest = cluster::artifact_digest(&artifact).unwrap_or_default().to_string();
-    let port = status.status.serving_port.unwrap_or(ctx.config.node_port);
     let scaled_to_zero = function.spec.replicas == Some(0);
     let current = if scaled_to_zero {
         Vec::new()
@@ -65,12 +76,6 @@ pub(super) async fn serve(function: &Function, ctx: &Context, status: &mut Statu
     let serving = if current.is_empty() { &previous } else { &current };
     let serving_refs: Vec<&Pod> = serving.iter().map(|p| p.as_ref()).collect();
 
-    if let Err(e) = ctx
-        .ensure(&ctx.children.services, &resources::service(function, port))
-        .await
-    {
-        return Err(status.service_write_failed(&format!("applying Service {name}"), e));
-    }
     // No EndpointSlice until some node serves the Function: an empty one
     // routes nowhere, as no slice does. Once one has had endpoints
     // (replicas recorded), an empty one is written to take them away.
