@@ -39,7 +39,7 @@ pub struct ClusterArgs {
     /// Runs of create → first answer.
     #[arg(long, default_value_t = 5)]
     first_answer: usize,
-    /// Function counts created at once (each its own run; empty: none).
+    /// Function counts created at once (each its own run; 0: none).
     #[arg(long, value_delimiter = ',', default_value = "200")]
     counts: Vec<usize>,
     /// Seconds of calls at 10 per second around deleting every node pod
@@ -67,7 +67,7 @@ pub async fn run(args: &ClusterArgs) -> anyhow::Result<()> {
     if args.first_answer > 0 {
         bench.first_answers(args.first_answer).await?;
     }
-    for &count in &args.counts {
+    for &count in args.counts.iter().filter(|c| **c > 0) {
         bench.scale(count).await?;
     }
     if args.node_restart_secs > 0 {

@@ -29,6 +29,9 @@ use crate::resources::{self, BuildPlan};
 /// one runs (the Job's watch usually brings it sooner).
 const QUEUED_RECHECK: Duration = Duration::from_secs(10);
 const RUNNING_RECHECK: Duration = Duration::from_secs(60);
+/// How long the nodes may go on missing a rebuilt artifact (they retry a
+/// failed load every 30 s) before the build service is asked again.
+const LOST_ARTIFACT_RESEND: Duration = Duration::from_secs(90);
 
 /// What a finished build Job leaves in its termination message.
 #[derive(Deserialize)]
@@ -78,6 +81,11 @@ pub(super) async fn build(
         resources::service_build_request(&ctx.config, function, plan),
     ) && job.is_none()
     {
+        if recorded {
+            // Lost: an answer is kept while the nodes retry their loads;
+            // if they still miss the module long after, ask again.
+            builders.forget_answer_older_than(&key, LOST_ARTIFACT_RESEND);
+        }
         return in_service(ctx, builders, request, status).await;
     }
     if recorded && job.is_none() {
@@ -134,12 +142,18 @@ async fn in_service(
         Some(Progress::Answered(BuildOutcome::Built { artifact, reused }))
             if cluster::is_own_artifact(&artifact, &ctx.config.registry, &namespace, &name) =>
         {
-            crate::metrics::BUILDS_SUCCEEDED.inc();
-            tracing::info!(%artifact, reused, "built by the build service");
+            // Recorded already: the nodes still miss it (see
+            // LOST_ARTIFACT_RESEND); look again after a while.
+            let recorded = status.status.artifact.as_deref() == Some(artifact.as_str())
+                && status.status.build_hash.as_deref() == Some(request.hash.as_str());
+            if !recorded {
+                crate::metrics::BUILDS_SUCCEEDED.inc();
+                tracing::info!(%artifact, reused, "built by the build service");
+            }
             status.status.artifact = Some(artifact.clone());
             status.status.build_hash = Some(request.hash.clone());
             status.mark_built(&artifact);
-            Ok(None)
+            Ok(recorded.then(|| Action::requeue(LOST_ARTIFACT_RESEND)))
         }
         Some(Progress::Answered(BuildOutcome::Built { artifact, .. })) => {
             status.mark_build_failed(format!(

@@ -72,7 +72,7 @@ struct Dispatch {
 #[derive(Debug)]
 enum DispatchState {
     Running { builder: String },
-    Answered(BuildOutcome),
+    Answered(BuildOutcome, Instant),
     Unanswered { why: String, at: Instant, attempts: u32 },
 }
 
@@ -114,7 +114,7 @@ impl Builders {
             DispatchState::Running { builder } => Progress::Running {
                 builder: builder.clone(),
             },
-            DispatchState::Answered(outcome) => Progress::Answered(outcome.clone()),
+            DispatchState::Answered(outcome, _) => Progress::Answered(outcome.clone()),
             DispatchState::Unanswered { why, at, attempts } => Progress::Unanswered {
                 why: why.clone(),
                 retry_in: retry_delay(*attempts).saturating_sub(at.elapsed()),
@@ -125,6 +125,22 @@ impl Builders {
     /// Forgets `key`'s build (recorded in its status, or no longer wanted).
     pub(crate) fn forget(&self, key: &FunctionKey) {
         lock(&self.dispatches).remove(key);
+    }
+
+    /// Forgets `key`'s answer if it came more than `age` ago, so the build
+    /// is sent again: the nodes still miss the module it named (pushed to
+    /// a registry that lost it again, or answered from a builder's memory
+    /// of a push the registry no longer has).
+    pub(crate) fn forget_answer_older_than(&self, key: &FunctionKey, age: Duration) {
+        let mut dispatches = lock(&self.dispatches);
+        if let Some(Dispatch {
+            state: DispatchState::Answered(_, at),
+            ..
+        }) = dispatches.get(key)
+            && at.elapsed() > age
+        {
+            dispatches.remove(key);
+        }
     }
 
     /// Sends `request` to its builder pod; returns the pod's name.
@@ -160,7 +176,7 @@ impl Builders {
         tokio::spawn(async move {
             let result = this.config.client.build(address, &request, timeout).await;
             let state = match result {
-                Ok(outcome) => DispatchState::Answered(outcome),
+                Ok(outcome) => DispatchState::Answered(outcome, Instant::now()),
                 Err(e) => {
                     let why = crate::causes(&e);
                     if e.is_transient() {
