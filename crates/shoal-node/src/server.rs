@@ -8,7 +8,7 @@ use std::{
     net::SocketAddr,
     sync::{
         Arc,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicU64, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -45,8 +45,11 @@ pub struct NodeConfig {
     pub trace_collector: String,
     /// Largest response a Function may write.
     pub max_response_bytes: usize,
-    /// How long /healthz reports not-ready before the listener closes on
-    /// shutdown, so load balancers stop sending first.
+    /// How long a stopping node goes on accepting before it closes its
+    /// listener. It stays ready meanwhile: the controller lists it as a
+    /// terminating endpoint, which proxies use only while no other node is
+    /// ready, so a node replaced at once keeps answering until its
+    /// replacement does.
     pub drain_delay: Duration,
     /// How long in-flight requests get to finish on shutdown.
     pub drain_timeout: Duration,
@@ -131,7 +134,6 @@ pub struct Node {
     table: Arc<FunctionTable>,
     config: NodeConfig,
     /// False once shutting down.
-    ready: AtomicBool,
     /// Open once the Functions assigned to the node are loaded.
     loaded: LoadGate,
     in_flight: AtomicU64,
@@ -159,7 +161,6 @@ impl Node {
         Arc::new(Self {
             table,
             config,
-            ready: AtomicBool::new(true),
             loaded,
             in_flight: AtomicU64::new(0),
             connections,
@@ -173,7 +174,8 @@ impl Node {
     }
 
     /// Serves connections from `listener` until `shutdown` completes, then
-    /// reports not-ready, stops accepting and drains in-flight requests.
+    /// goes on accepting for the drain delay, then stops accepting and
+    /// drains in-flight requests.
     /// Functions with a port of their own ([`crate::FunctionConfig::port`])
     /// are also served on it, on the listener's address, whatever the Host.
     pub async fn serve(
@@ -232,10 +234,9 @@ impl Node {
                 () = &mut shutdown => break,
             }
         }
-        self.ready.store(false, Ordering::SeqCst);
         tracing::info!(
             in_flight = self.in_flight.load(Ordering::Relaxed),
-            "shutting down: not ready, draining"
+            "shutting down: accepting for the drain delay, then draining"
         );
         if !self.config.drain_delay.is_zero() {
             // Keep accepting while endpoints are updated to exclude this node.
@@ -290,17 +291,9 @@ impl Node {
             .or_else(|| req.uri().authority().map(|a| a.to_string()))
             .unwrap_or_default();
         match (req.method(), path.as_str()) {
-            (&Method::GET, "/healthz") => {
-                return if self.ready.load(Ordering::SeqCst) {
-                    text(StatusCode::OK, "OK")
-                } else {
-                    text(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
-                };
-            }
+            (&Method::GET, "/healthz") => return text(StatusCode::OK, "OK"),
             (&Method::GET, "/readyz") => {
-                return if !self.ready.load(Ordering::SeqCst) {
-                    text(StatusCode::SERVICE_UNAVAILABLE, "shutting down")
-                } else if !self.loaded.is_open() {
+                return if !self.loaded.is_open() {
                     text(
                         StatusCode::SERVICE_UNAVAILABLE,
                         "loading the Functions assigned to this node",

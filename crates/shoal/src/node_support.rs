@@ -60,7 +60,7 @@ pub struct NodeArgs {
         default_value_t = NodeConfig::default().publisher_proxy
     )]
     pub publisher_proxy: String,
-    /// Seconds /healthz reports not-ready before the listener closes on shutdown.
+    /// Seconds a stopping node goes on answering before its listener closes.
     #[arg(long, default_value_t = 0)]
     pub drain_delay_secs: u64,
     /// Where precompiled modules are cached (default: the user cache folder).

@@ -39,7 +39,7 @@ pub use builders::{BuildServiceConfig, Builders};
 pub use config::{ControllerConfig, DEFAULT_SERVING_PORTS};
 pub use context::{ChildWriters, Children, Context};
 pub use controller::{RECONCILE_CONCURRENCY, WATCHES, run};
-pub use nodes::{NodePodChanges, NodeStatuses, NodeView, is_ready};
+pub use nodes::{NodePodChanges, NodeStatuses, NodeView, is_ready, is_serving};
 
 /// Why a reconcile failed (it is retried with backoff).
 #[derive(Debug, thiserror::Error)]

@@ -31,21 +31,23 @@ impl NodeView {
         }
     }
 
-    /// Ready node pods that have published their status, by name.
-    fn ready_with_status(&self) -> BTreeMap<String, Arc<Pod>> {
+    /// Node pods that have published their status and pass `check`, by name.
+    fn published(&self, check: fn(&Pod) -> bool) -> BTreeMap<String, Arc<Pod>> {
         let statuses = self.statuses.lock();
         self.pods
             .state()
             .into_iter()
-            .filter(|pod| is_ready(pod) && statuses.shards_by_pod.contains_key(&pod.name_any()))
+            .filter(|pod| check(pod) && statuses.shards_by_pod.contains_key(&pod.name_any()))
             .map(|pod| (pod.name_any(), pod))
             .collect()
     }
 
-    /// Ready node pods with an IP that serve `function`: at `digest` when
-    /// given, else at any digest (a node still serving the previous build).
+    /// Node pods with an IP that serve `function` (at `digest` when given,
+    /// else at any digest: a node still serving the previous build): the
+    /// ready ones and those being deleted that still answer, which its
+    /// EndpointSlice lists as terminating.
     pub fn serving(&self, namespace: &str, name: &str, digest: Option<&str>) -> Vec<Arc<Pod>> {
-        let ready = self.ready_with_status();
+        let ready = self.published(is_serving);
         let statuses = self.statuses.lock();
         let Some(by_pod) = statuses.serving.get(&FunctionKey::new(namespace, name)) else {
             return Vec::new();
@@ -59,7 +61,7 @@ impl NodeView {
 
     /// Why ready node pods could not load `function`: `(pod, message)`.
     pub fn load_errors(&self, namespace: &str, name: &str) -> Vec<(String, String)> {
-        let ready = self.ready_with_status();
+        let ready = self.published(is_ready);
         let statuses = self.statuses.lock();
         statuses
             .errors
@@ -227,15 +229,21 @@ fn remove_entry(map: &mut HashMap<FunctionKey, BTreeMap<String, String>>, id: &F
 /// changed: only then do Functions' endpoints change.
 #[derive(Default)]
 pub struct NodePodChanges {
-    known: HashMap<String, (bool, Option<String>)>,
+    known: HashMap<String, (bool, bool, Option<String>)>,
     relisted: Option<HashSet<String>>,
 }
 
 impl NodePodChanges {
     /// Takes in one watch event of the node pods; true when a pod became
-    /// ready or unready, changed address, or went.
+    /// ready or unready, began terminating, changed address, or went.
     pub fn apply(&mut self, event: &watcher::Event<Pod>) -> bool {
-        let state = |pod: &Pod| (is_ready(pod), pod.status.as_ref().and_then(|s| s.pod_ip.clone()));
+        let state = |pod: &Pod| {
+            (
+                is_ready(pod),
+                is_serving(pod),
+                pod.status.as_ref().and_then(|s| s.pod_ip.clone()),
+            )
+        };
         match event {
             watcher::Event::Init => {
                 self.relisted = Some(HashSet::new());
@@ -260,14 +268,19 @@ impl NodePodChanges {
 
 /// A pod that is Ready, has an IP and is not being deleted.
 pub fn is_ready(pod: &Pod) -> bool {
-    pod.metadata.deletion_timestamp.is_none()
-        && pod.status.as_ref().is_some_and(|s| {
-            s.pod_ip.is_some()
-                && s.conditions
-                    .iter()
-                    .flatten()
-                    .any(|c| c.type_ == "Ready" && ConditionStatus::parse(&c.status) == ConditionStatus::True)
-        })
+    pod.metadata.deletion_timestamp.is_none() && is_serving(pod)
+}
+
+/// A pod that is Ready and has an IP, being deleted or not: a node pod
+/// goes on answering for its drain delay after it is told to stop.
+pub fn is_serving(pod: &Pod) -> bool {
+    pod.status.as_ref().is_some_and(|s| {
+        s.pod_ip.is_some()
+            && s.conditions
+                .iter()
+                .flatten()
+                .any(|c| c.type_ == "Ready" && ConditionStatus::parse(&c.status) == ConditionStatus::True)
+    })
 }
 
 #[cfg(test)]

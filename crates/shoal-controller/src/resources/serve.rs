@@ -44,7 +44,7 @@ pub fn service(function: &Function, serving_port: i32) -> Service {
 
 /// The EndpointSlice of the Function's Service: the node pods serving it,
 /// at its serving port (which tells the node the Function, whatever the
-/// request's Host).
+/// request's Host); pods being deleted as terminating, still serving.
 pub fn endpoint_slice(function: &Function, serving_port: i32, serving: &[&Pod]) -> EndpointSlice {
     let name = function.name_any();
     let mut meta = owned_meta(function, cluster::endpoint_slice_name(&name), "endpoints");
@@ -59,12 +59,15 @@ pub fn endpoint_slice(function: &Function, serving_port: i32, serving: &[&Pod]) 
         .iter()
         .filter_map(|pod| {
             let ip = pod.status.as_ref()?.pod_ip.clone()?;
+            // A node pod being deleted still answers until its drain delay
+            // ends: proxies use it only while no other node is ready.
+            let terminating = pod.metadata.deletion_timestamp.is_some();
             Some(Endpoint {
                 addresses: vec![ip],
                 conditions: Some(EndpointConditions {
-                    ready: Some(true),
+                    ready: Some(!terminating),
                     serving: Some(true),
-                    terminating: Some(false),
+                    terminating: Some(terminating),
                 }),
                 node_name: pod.spec.as_ref().and_then(|s| s.node_name.clone()),
                 // Without the pod's resourceVersion: it changes on every pod
