@@ -11,11 +11,16 @@
 //! that fills memory, an install that never ends), and it stops that build
 //! alone.
 //!
-//! Memory is the resident set of every process in the group, sampled every
+//! Memory is the resident set of the build's process tree, sampled every
 //! [`SAMPLE_EVERY`]; the builder pod's own memory limit bounds what a build
 //! can take between two samples.
+//!
+//! A build's processes that outlive their parents (esbuild after node) are
+//! handed to the service, which must reap them: in its container it is
+//! process 1, and elsewhere it makes itself their subreaper
+//! ([`adopt_orphans`]). Each build's group is reaped after it ends.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -26,7 +31,30 @@ use tokio::process::Command;
 use crate::protocol::BuildRequest;
 
 /// How often a running build's memory is measured.
-pub const SAMPLE_EVERY: Duration = Duration::from_millis(50);
+pub const SAMPLE_EVERY: Duration = Duration::from_millis(100);
+
+/// Makes this process the one that inherits the orphans of its builds, so
+/// that it can reap them (see [`run`]).
+///
+/// # Errors
+/// The kernel refused (not Linux 3.4 or later).
+pub fn adopt_orphans() -> std::io::Result<()> {
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).map_err(std::io::Error::from)
+}
+
+/// Reaps the ended processes of the build group `group` that were handed
+/// to this process, now and over the next seconds (an orphan may end after
+/// its build), without touching any other child.
+fn reap_group_later(group: Pid) {
+    tokio::spawn(async move {
+        for wait in [0, 100, 500, 2_000, 10_000, 30_000] {
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            // ECHILD: none of the group is this process's child (left, or
+            // never handed over).
+            while let Ok(Some(_)) = rustix::process::waitpgid(group, rustix::process::WaitOptions::NOHANG) {}
+        }
+    });
+}
 
 /// Where and how builds run.
 #[derive(Debug, Clone)]
@@ -140,12 +168,13 @@ pub async fn run(config: &SandboxConfig, request: &BuildRequest) -> Result<Modul
             status = child.wait() => break status.map_err(SandboxError::Io)?,
             () = tokio::time::sleep(SAMPLE_EVERY) => {}
         }
-        let over_memory = group.is_some_and(|g| group_resident_bytes(g) > request.limits.memory_bytes);
+        let over_memory = group.is_some_and(|g| tree_resident_bytes(g) > request.limits.memory_bytes);
         let over_time = started.elapsed() > deadline;
         if over_memory || over_time {
             if let Some(group) = group {
                 // The group may be gone already: nothing left to stop.
                 let _ = rustix::process::kill_process_group(group, Signal::KILL);
+                reap_group_later(group);
             }
             let _ = child.wait().await;
             return Err(if over_memory {
@@ -160,6 +189,7 @@ pub async fn run(config: &SandboxConfig, request: &BuildRequest) -> Result<Modul
     // Anything the build left running in its group goes with it.
     if let Some(group) = group {
         let _ = rustix::process::kill_process_group(group, Signal::KILL);
+        reap_group_later(group);
     }
     let text = std::fs::read_to_string(&report).unwrap_or_default();
     if !status.success() {
@@ -180,32 +210,38 @@ pub async fn run(config: &SandboxConfig, request: &BuildRequest) -> Result<Modul
     })
 }
 
-/// The resident memory of every process in `group`, from `/proc`.
-fn group_resident_bytes(group: Pid) -> u64 {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
+/// The resident memory of the process `root` and its descendants, from
+/// `/proc`: the tree is followed through each thread's `children`, so a
+/// sample reads a few files per process of the build, not every process
+/// on the machine.
+fn tree_resident_bytes(root: Pid) -> u64 {
     let page = rustix::param::page_size() as u64;
-    entries
-        .flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .filter(|e| process_group_of(&e.path()) == Some(group.as_raw_nonzero().get()))
-        .filter_map(|e| std::fs::read_to_string(e.path().join("statm")).ok())
-        .filter_map(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .fold(0u64, |sum, pages| sum.saturating_add(pages.saturating_mul(page)))
-}
-
-/// The process group of the process at `/proc/<pid>`: the fifth field of
-/// its `stat`, counted after the command name (which may hold spaces and
-/// parentheses, so from the last `)`).
-fn process_group_of(proc_dir: &Path) -> Option<i32> {
-    let stat = std::fs::read_to_string(proc_dir.join("stat")).ok()?;
-    let (_, after_name) = stat.rsplit_once(')')?;
-    after_name.split_whitespace().nth(2)?.parse().ok()
+    let mut pending = vec![root.as_raw_nonzero().get()];
+    let mut total = 0u64;
+    // A bound on the walk: a build forking without end is stopped by its
+    // memory long before.
+    let mut visited = 0;
+    while let Some(pid) = pending.pop() {
+        visited += 1;
+        if visited > 4096 {
+            break;
+        }
+        let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+        let resident = std::fs::read_to_string(proc_dir.join("statm"))
+            .ok()
+            .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .unwrap_or(0);
+        total = total.saturating_add(resident.saturating_mul(page));
+        let Ok(tasks) = std::fs::read_dir(proc_dir.join("task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            if let Ok(children) = std::fs::read_to_string(task.path().join("children")) {
+                pending.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+            }
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -213,16 +249,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn this_process_is_found_in_its_own_group() {
-        let me = rustix::process::getpid();
-        let group = rustix::process::getpgid(None).expect("own group");
-        assert_eq!(
-            process_group_of(&PathBuf::from(format!("/proc/{}", me.as_raw_nonzero()))),
-            Some(group.as_raw_nonzero().get())
-        );
-        assert!(
-            group_resident_bytes(group) > 1024 * 1024,
-            "a test process uses more than 1 MiB"
-        );
+    fn a_process_tree_is_measured_with_its_children() {
+        let mut shell = std::process::Command::new("sh")
+            .args(["-c", "sleep 5 & sleep 5 & wait"])
+            .spawn()
+            .expect("sh");
+        let pid = Pid::from_raw(shell.id() as i32).expect("pid");
+        // The two sleeps start a moment after the shell.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let children = || {
+            std::fs::read_to_string(format!("/proc/{}/task/{}/children", shell.id(), shell.id())).unwrap_or_default()
+        };
+        while children().split_whitespace().count() < 2 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let page = rustix::param::page_size() as u64;
+        let shell_alone = std::fs::read_to_string(format!("/proc/{}/statm", shell.id()))
+            .ok()
+            .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .unwrap_or(0)
+            * page;
+        let tree = tree_resident_bytes(pid);
+        for child in children().split_whitespace().filter_map(|c| c.parse::<i32>().ok()) {
+            if let Some(child) = Pid::from_raw(child) {
+                let _ = rustix::process::kill_process(child, Signal::KILL);
+            }
+        }
+        let _ = shell.kill();
+        let _ = shell.wait();
+        assert!(shell_alone > 0);
+        assert!(tree > shell_alone, "the sleeps count too: {tree} > {shell_alone}");
     }
 }

@@ -73,6 +73,9 @@ pub async fn run(args: BuilderArgs) -> anyhow::Result<()> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let program = std::env::current_exe().context("finding the shoal binary to run builds with")?;
+    // Builds' orphans (esbuild outliving node) come to this process to be
+    // reaped, inside a container (process 1) or not.
+    shoal_builder::sandbox::adopt_orphans().context("becoming the subreaper of builds")?;
     let service = BuildService::new(ServiceConfig {
         key,
         registry: args.registry.clone(),
