@@ -26,6 +26,10 @@ pub const BUILD_HASH_ANNOTATION: &str = "shoal.dev/build-hash";
 /// registry and its credentials); the controller's `--npmrc-secret` names
 /// one for every Function that does not.
 pub const NPMRC_SECRET_ANNOTATION: &str = "shoal.dev/npmrc-secret";
+/// Annotation whose new value retries a failed build of unchanged source
+/// (`kubectl annotate function NAME shoal.dev/rebuild="$(date +%s)" --overwrite`),
+/// as deleting its failed build Job does for a Job's build.
+pub const REBUILD_ANNOTATION: &str = "shoal.dev/rebuild";
 /// Finalizer the controller puts on Functions so deletion unloads them first.
 pub const FINALIZER: &str = "serverless.kyma-project.io/shoal-cleanup";
 /// Field manager of everything the controller applies.

@@ -19,6 +19,7 @@ mod measure;
 mod plot;
 mod report;
 mod scale;
+mod sim_builder;
 
 use std::{path::PathBuf, time::Duration};
 

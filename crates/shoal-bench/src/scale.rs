@@ -3,31 +3,36 @@
 //! harness (`tests/harness/fake_kube.rs`).
 //!
 //! The loop plays the parts the cluster plays: the controller runtime
-//! (every Function reconciled once applied, again after each change to it,
-//! 16 at once as `RECONCILE_CONCURRENCY`), the Job controller and kubelet
-//! (a build Job completes with its artifact), and two node servers that
-//! load each built Function and publish their status shards, which the
-//! controller's index maps back to the Functions whose line changed. Every
-//! API call the controller makes is recorded by the fake, so the figures
-//! are counts of real requests, not estimates; the time is the reconciler's
-//! own work plus the in-memory API's (no network, no build time: builds are
-//! taken as done the moment they start).
+//! (every Function reconciled once applied, again after each change to it
+//! and after each build answer, 16 at once as `RECONCILE_CONCURRENCY`), the
+//! build service ([`crate::sim_builder`]: the real protocol over loopback,
+//! each build answered after the wall time a real one takes), and two node
+//! servers that load each built Function and publish their status shards,
+//! which the controller's index maps back to the Functions whose line
+//! changed. Every API call the controller makes is recorded by the fake, so
+//! the figures are counts of real requests, not estimates; the time is the
+//! reconciler's own work, the in-memory API's and the builds' wall time.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use futures::channel::mpsc::UnboundedReceiver;
 use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube::runtime::reflector::ObjectRef;
 use kube::runtime::reflector::{self, store::Writer};
 use kube::runtime::watcher;
 use serde_json::{Value, json};
 use shoal_api::cluster;
 use shoal_api::{Function, condition};
-use shoal_controller::reconcile::{NodePodChanges, RECONCILE_CONCURRENCY};
+use shoal_builder::{BuildClient, BuildLimits};
+use shoal_controller::reconcile::{BuildServiceConfig, Builders, NodePodChanges, RECONCILE_CONCURRENCY};
 use shoal_controller::{Context, ControllerConfig, NodeView};
 use shoal_tests::fake_kube::{Call, FakeKube, object_path};
 use shoal_tests::fake_watches::FakeWatches;
+
+use crate::sim_builder::{BUILD_COST, SimBuilder};
 
 const NAMESPACES: usize = 10;
 const SYSTEM: &str = "shoal-system";
@@ -55,6 +60,11 @@ pub struct ScaleResult {
 struct Sim {
     fake: Arc<FakeKube>,
     ctx: Arc<Context>,
+    builder: SimBuilder,
+    /// Functions whose build the build service answered.
+    answers: UnboundedReceiver<ObjectRef<Function>>,
+    /// Builds the controller had sent before this run.
+    builds_before: u64,
     /// The controller's watches of what it made, caught up before each
     /// round of passes.
     watches: FakeWatches,
@@ -70,31 +80,75 @@ fn function_path(id: &Id) -> String {
 }
 
 impl Sim {
-    fn new(functions: usize) -> Self {
+    async fn new() -> anyhow::Result<Self> {
         let fake = FakeKube::new();
         let (pod_store, pods) = reflector::store::<Pod>();
         let (children, watches) = FakeWatches::new(&fake);
-        let ctx = Arc::new(Context::new(
+        let registry = "registry.shoal-system.svc:5000/functions";
+        let builder = SimBuilder::start(registry).await?;
+        let service = BuildServiceConfig {
+            client: BuildClient::new(builder.key.clone()),
+            builder_labels: BTreeMap::new(),
+            port: builder.address.port(),
+            max_limits: BuildLimits {
+                memory_bytes: u64::MAX,
+                deadline_secs: u64::MAX,
+            },
+        };
+        let (builder_pods, mut builder_writer) = reflector::store::<Pod>();
+        builder_writer.apply_watcher_event(&watcher::Event::Apply(serde_json::from_value(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "builder-a", "namespace": SYSTEM},
+            "spec": {"containers": [{"name": "builder"}]},
+            "status": {"podIP": builder.address.ip().to_string(), "conditions": [{"type": "Ready", "status": "True"}]}
+        }))?));
+        let (answered, answers) = futures::channel::mpsc::unbounded();
+        let builders = Arc::new(Builders::new(service.clone(), builder_pods, answered));
+        let ctx = Context::new(
             fake.client(),
             ControllerConfig {
                 namespace: SYSTEM.into(),
-                registry: "registry.shoal-system.svc:5000/functions".into(),
-                // Builds are not what is measured: none waits for a slot.
-                max_concurrent_builds: functions,
+                registry: registry.into(),
+                build_service: Some(service),
                 ..ControllerConfig::default()
             },
             NodeView::new(pod_store),
             children,
-        ));
-        Self {
+        )
+        .with_builders(builders);
+        Ok(Self {
             fake,
-            ctx,
+            ctx: Arc::new(ctx),
+            builder,
+            answers,
+            builds_before: shoal_controller::metrics::BUILDS_STARTED.get(),
             watches,
             pods,
             pod_changes: NodePodChanges::default(),
             served: BTreeMap::new(),
             reconciles: 0,
+        })
+    }
+
+    /// The Functions whose build was answered since the last call, waiting
+    /// for the first when `wait` and a build is still out.
+    async fn answered(&mut self, wait: bool) -> BTreeSet<Id> {
+        let mut ids = BTreeSet::new();
+        let sent = shoal_controller::metrics::BUILDS_STARTED
+            .get()
+            .saturating_sub(self.builds_before);
+        let out = sent > self.builder.answered() as u64;
+        if wait && out {
+            // A build answered after its cost, with room for a busy machine.
+            let first = tokio::time::timeout(BUILD_COST * 20, self.answers.next()).await;
+            if let Ok(Some(function)) = first {
+                ids.insert((function.namespace.unwrap_or_default(), function.name));
+            }
         }
+        while let Ok(function) = self.answers.try_recv() {
+            ids.insert((function.namespace.unwrap_or_default(), function.name));
+        }
+        ids
     }
 
     /// A node pod, ready or not; true when that changes endpoints.
@@ -194,45 +248,6 @@ impl Sim {
             .await
     }
 
-    /// The Job controller and kubelet: every build Job not finished yet
-    /// completes with its artifact. Returns the Functions owning them.
-    fn finish_builds(&self) -> BTreeSet<Id> {
-        let mut owners = BTreeSet::new();
-        for ns in 0..NAMESPACES {
-            let namespace = format!("ns-{ns}");
-            for job in self.fake.list(&format!("/apis/batch/v1/namespaces/{namespace}/jobs")) {
-                if !job["status"].is_null() {
-                    continue;
-                }
-                let name = job["metadata"]["name"].as_str().unwrap_or_default().to_string();
-                let function = job["metadata"]["labels"][cluster::FUNCTION_LABEL]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string();
-                let hash = job["metadata"]["annotations"][cluster::BUILD_HASH_ANNOTATION]
-                    .as_str()
-                    .unwrap_or_default();
-                let digest = format!("sha256:{}", &hash[..hash.len().min(64)]);
-                let artifact = format!("registry.shoal-system.svc:5000/functions/{namespace}/{function}@{digest}");
-                self.fake.put(json!({
-                    "apiVersion": "v1", "kind": "Pod",
-                    "metadata": {"name": format!("{name}-x1"), "namespace": namespace, "labels": {"job-name": name},
-                                 "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name,
-                                                      "uid": job["metadata"]["uid"]}]},
-                    "status": {"containerStatuses": [{"name": "build", "image": "b", "imageID": "", "ready": false,
-                        "restartCount": 0, "state": {"terminated": {"exitCode": 0,
-                        "message": json!({"artifact": artifact}).to_string()}}}]}
-                }));
-                self.fake
-                    .update(&object_path("batch/v1", "Job", Some(&namespace), &name), |j| {
-                        j["status"] = json!({"conditions": [{"type": "Complete", "status": "True"}], "succeeded": 1});
-                    });
-                owners.insert((namespace.clone(), function));
-            }
-        }
-        owners
-    }
-
     /// The node pods load every built Function (their NodeSync) and
     /// publish the shards that changed. Returns the Functions to reconcile.
     fn nodes_load(&mut self, pods: &[&str], candidates: &BTreeSet<Id>) -> BTreeSet<Id> {
@@ -292,13 +307,18 @@ impl Sim {
             .count()
     }
 
-    /// Drives everything queued (and what it triggers) until nothing moves.
+    /// Drives everything queued (and what it triggers, builds answered
+    /// included) until nothing moves.
     async fn settle(&mut self, mut queue: BTreeSet<Id>, pods: &[&str]) {
-        while !queue.is_empty() {
+        loop {
             let reconciled = queue.clone();
             let mut next = self.reconcile(queue).await;
-            next.extend(self.finish_builds());
             next.extend(self.nodes_load(pods, &reconciled));
+            let idle = next.is_empty();
+            next.extend(self.answered(idle).await);
+            if next.is_empty() {
+                return;
+            }
             queue = next;
         }
     }
@@ -353,7 +373,7 @@ fn rss_mib() -> f64 {
 
 /// One run with `functions` Functions.
 pub async fn run_one(functions: usize) -> anyhow::Result<ScaleResult> {
-    let mut sim = Sim::new(functions);
+    let mut sim = Sim::new().await?;
     sim.node_pod("node-a", "10.0.0.1", true);
     sim.node_pod("node-b", "10.0.0.2", true);
     sim.publish("node-a", None);

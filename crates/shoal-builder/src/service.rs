@@ -310,10 +310,19 @@ impl BuildService {
         let id = id.clone();
         tokio::spawn(async move {
             let done = service.build(build_request).await;
-            if matches!(done, Done::Retry(_)) {
-                lock(&service.builds).remove(&id);
-            } else {
+            // Only a module is remembered: a failure is not, so a retry
+            // (the Function's rebuild annotation) builds again.
+            let built = matches!(
+                done,
+                Done::Answer(BuildAnswer {
+                    outcome: BuildOutcome::Built { .. },
+                    ..
+                })
+            );
+            if built {
                 service.remember(id);
+            } else {
+                lock(&service.builds).remove(&id);
             }
             tx.send_replace(Some(done));
         });

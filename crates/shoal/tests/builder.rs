@@ -468,6 +468,28 @@ async fn a_build_over_its_memory_or_time_limit_fails_that_function_only() {
     let counts = builder.counts().await;
     assert_eq!(counts["failed"], 2, "{counts}");
     assert_eq!(counts["running"], 0, "nothing left running: {counts}");
+    assert!(
+        message.contains(shoal_api::cluster::REBUILD_ANNOTATION),
+        "says how to retry: {message}"
+    );
+    // A failed build is not retried in a loop; the rebuild annotation
+    // retries it once.
+    let requests = counts["requests"].as_u64().expect("requests");
+    controller.reconcile("greedy").await;
+    assert_eq!(builder.counts().await["requests"], requests, "no retry by itself");
+    fake.update(
+        &object_path("serverless.kyma-project.io/v1alpha2", "Function", Some(NS), "greedy"),
+        |f| f["metadata"]["annotations"] = json!({(shoal_api::cluster::REBUILD_ANNOTATION): "1"}),
+    );
+    controller.reconcile("greedy").await;
+    assert_eq!(controller.build_ready("greedy").0, "Unknown", "sent again");
+    controller.until_built(&["greedy"]).await;
+    assert_eq!(builder.counts().await["requests"], requests + 1);
+    assert_eq!(
+        builder.counts().await["failed"],
+        3,
+        "built again, and over its limit again"
+    );
     // The builder lives on and builds the next Function.
     controller.apply("after", "module.exports = { main: () => 'after' };\n", None, None);
     controller.until_built(&["after"]).await;

@@ -19,7 +19,7 @@ use shoal_api::{Function, cluster};
 use shoal_builder::{BuildOutcome, BuildRequest};
 use shoal_envelope::FunctionKey;
 
-use super::builders::{Builders, NoBuilder, Progress};
+use super::builders::{Builders, Progress};
 use super::context::{apply_params, job_finished};
 use super::status::StatusWriter;
 use super::{Context, Error};
@@ -86,7 +86,8 @@ pub(super) async fn build(
             // if they still miss the module long after, ask again.
             builders.forget_answer_older_than(&key, LOST_ARTIFACT_RESEND);
         }
-        return in_service(ctx, builders, request, status).await;
+        let rebuild = function.annotations().get(cluster::REBUILD_ANNOTATION).cloned();
+        return in_service(ctx, builders, request, rebuild, status).await;
     }
     if recorded && job.is_none() {
         tracing::warn!("the registry lost the Function's artifact; building it again");
@@ -129,12 +130,14 @@ async fn in_service(
     ctx: &Context,
     builders: &Arc<Builders>,
     request: BuildRequest,
+    rebuild: Option<String>,
     status: &mut StatusWriter,
 ) -> Result<Option<Action>, Error> {
     let namespace = request.namespace.clone();
     let name = request.name.clone();
     let key = FunctionKey::new(&namespace, &name);
-    match builders.progress(&key, &request.hash) {
+    // A new rebuild annotation makes the recorded answer stale: sent again.
+    match builders.progress(&key, &request.hash, rebuild.as_deref()) {
         Some(Progress::Running { builder }) => {
             status.mark_build_in_service(&builder);
             Ok(Some(Action::requeue(RUNNING_RECHECK)))
@@ -166,7 +169,11 @@ async fn in_service(
             if !status.build_had_failed() {
                 crate::metrics::BUILDS_FAILED.inc();
             }
-            status.mark_build_failed(format!("build failed: {}", message.trim()));
+            status.mark_build_failed(format!(
+                "build failed: {}; change the source, or annotate the Function {}=<new value>, to retry",
+                message.trim(),
+                cluster::REBUILD_ANNOTATION
+            ));
             Ok(None)
         }
         Some(Progress::Unanswered { why, retry_in }) if !retry_in.is_zero() => {
@@ -183,15 +190,15 @@ async fn in_service(
             }
             // A Job for older source is pointless now.
             delete_jobs(ctx, &namespace, &name, |_| true).await?;
-            match builders.send(key, request) {
+            match builders.send(key, request, rebuild) {
                 Ok(builder) => {
                     crate::metrics::BUILDS_STARTED.inc();
                     tracing::info!(%builder, "build sent to the build service");
                     status.mark_build_sent(&builder);
                     Ok(Some(Action::requeue(RUNNING_RECHECK)))
                 }
-                Err(NoBuilder) => {
-                    status.mark_build_service_waiting("no builder pod is ready", QUEUED_RECHECK);
+                Err(not_sent) => {
+                    status.mark_build_service_waiting(&not_sent.to_string(), QUEUED_RECHECK);
                     Ok(Some(Action::requeue(QUEUED_RECHECK)))
                 }
             }

@@ -66,6 +66,8 @@ pub(crate) enum Progress {
 #[derive(Debug)]
 struct Dispatch {
     hash: String,
+    /// The Function's rebuild annotation when the build was sent.
+    rebuild: Option<String>,
     state: DispatchState,
 }
 
@@ -76,16 +78,30 @@ enum DispatchState {
     Unanswered { why: String, at: Instant, attempts: u32 },
 }
 
-/// No ready builder pod to send a build to.
+/// Why a build was not sent now.
 #[derive(Debug, thiserror::Error)]
-#[error("no builder pod is ready")]
-pub(crate) struct NoBuilder;
+pub(crate) enum NotSent {
+    /// No builder pod is ready.
+    #[error("no builder pod is ready")]
+    NoBuilder,
+    /// [`MAX_IN_FLIGHT`] builds wait for their answers already; the
+    /// Function gets a pass when one comes.
+    #[error("{0} builds are with the build service already")]
+    Busy(usize),
+}
+
+/// Builds sent and not answered yet, at most: each holds a connection to
+/// a builder while it waits its turn there.
+pub const MAX_IN_FLIGHT: usize = 256;
 
 /// The builder pods and the builds sent to them.
 pub struct Builders {
     config: BuildServiceConfig,
     pods: Store<Pod>,
     dispatches: Mutex<HashMap<FunctionKey, Dispatch>>,
+    /// Functions whose build was not sent for want of room, oldest first:
+    /// each answer gives the next one a pass.
+    waiting: Mutex<std::collections::VecDeque<ObjectRef<Function>>>,
     answered: UnboundedSender<ObjectRef<Function>>,
 }
 
@@ -97,6 +113,7 @@ impl Builders {
             config,
             pods,
             dispatches: Mutex::default(),
+            waiting: Mutex::default(),
             answered,
         }
     }
@@ -106,10 +123,13 @@ impl Builders {
         &self.config
     }
 
-    /// Where `key`'s build at `hash` stands, if it was sent.
-    pub(crate) fn progress(&self, key: &FunctionKey, hash: &str) -> Option<Progress> {
+    /// Where `key`'s build at `hash` stands, if it was sent and the
+    /// Function's rebuild annotation is still `rebuild`.
+    pub(crate) fn progress(&self, key: &FunctionKey, hash: &str, rebuild: Option<&str>) -> Option<Progress> {
         let dispatches = lock(&self.dispatches);
-        let dispatch = dispatches.get(key).filter(|d| d.hash == hash)?;
+        let dispatch = dispatches
+            .get(key)
+            .filter(|d| d.hash == hash && d.rebuild.as_deref() == rebuild)?;
         Some(match &dispatch.state {
             DispatchState::Running { builder } => Progress::Running {
                 builder: builder.clone(),
@@ -143,18 +163,38 @@ impl Builders {
         }
     }
 
-    /// Sends `request` to its builder pod; returns the pod's name.
+    /// Sends `request` to its builder pod (the Function's rebuild annotation
+    /// being `rebuild`); returns the pod's name.
     ///
     /// # Errors
-    /// [`NoBuilder`] when no builder pod is ready.
-    pub(crate) fn send(self: &Arc<Self>, key: FunctionKey, request: BuildRequest) -> Result<String, NoBuilder> {
-        let (builder, address) = self.pick(&request.hash).ok_or(NoBuilder)?;
+    /// [`NotSent`] when no builder pod is ready, or too many builds wait
+    /// for their answers (the Function then gets a pass when one comes).
+    pub(crate) fn send(
+        self: &Arc<Self>,
+        key: FunctionKey,
+        request: BuildRequest,
+        rebuild: Option<String>,
+    ) -> Result<String, NotSent> {
+        let (builder, address) = self.pick(&request.hash).ok_or(NotSent::NoBuilder)?;
+        let function = ObjectRef::new(&request.name).within(&request.namespace);
         let attempts = {
             let mut dispatches = lock(&self.dispatches);
+            let in_flight = dispatches
+                .values()
+                .filter(|d| matches!(d.state, DispatchState::Running { .. }))
+                .count();
+            if in_flight >= MAX_IN_FLIGHT {
+                let mut waiting = lock(&self.waiting);
+                if !waiting.contains(&function) {
+                    waiting.push_back(function);
+                }
+                return Err(NotSent::Busy(in_flight));
+            }
             let attempts = match dispatches.get(&key) {
                 Some(Dispatch {
                     hash,
                     state: DispatchState::Unanswered { attempts, .. },
+                    ..
                 }) if *hash == request.hash => attempts.saturating_add(1),
                 _ => 0,
             };
@@ -162,6 +202,7 @@ impl Builders {
                 key.clone(),
                 Dispatch {
                     hash: request.hash.clone(),
+                    rebuild,
                     state: DispatchState::Running {
                         builder: builder.clone(),
                     },
@@ -172,7 +213,6 @@ impl Builders {
         // A build waits for a slot behind the others, then runs its deadline.
         let timeout = Duration::from_secs(request.limits.deadline_secs.saturating_mul(2).saturating_add(600));
         let this = self.clone();
-        let function = ObjectRef::new(&request.name).within(&request.namespace);
         tokio::spawn(async move {
             let result = this.config.client.build(address, &request, timeout).await;
             let state = match result {
@@ -201,6 +241,11 @@ impl Builders {
             drop(dispatches);
             // The controller stopping drops the receiver: nothing to tell.
             let _ = this.answered.unbounded_send(function);
+            // Room for one more build: the longest-waiting Function's turn.
+            let next = lock(&this.waiting).pop_front();
+            if let Some(next) = next {
+                let _ = this.answered.unbounded_send(next);
+            }
         });
         Ok(builder)
     }
