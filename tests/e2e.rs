@@ -12,8 +12,9 @@
 //!   (built by `crates/shoal/images/build.sh`);
 //! - an image with `curl` the cluster can pull (`SHOAL_E2E_CURL_IMAGE`,
 //!   default `curlimages/curl:8.11.1`), to call Services from inside;
-//! - with `SHOAL_E2E_NPM_EGRESS=1`, egress to the npm registry from build
-//!   Jobs: the update then adds a dependency (lodash), as Kyma's test does;
+//! - with `SHOAL_E2E_NPM_EGRESS=1`, egress to the npm registry from the
+//!   build service: the update then adds a dependency (lodash), as Kyma's
+//!   test does;
 //!   without it the update changes the source only;
 //! - `helm` and `kubectl` on PATH or in `.ci/bin` (`.ci/tools` puts them there).
 //!
@@ -375,8 +376,8 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
     // Behind an APIRule the request keeps its external Host.
     cluster.curl_with_host_until("env-test", Some("orders.example.com"), "config-value-secret-value");
 
-    // Update, as Kyma's test does: with a new npm dependency where build
-    // Jobs can reach the npm registry, else with new source only (the
+    // Update, as Kyma's test does: with a new npm dependency where builds
+    // can reach the npm registry, else with new source only (the
     // clusters this suite runs on may give pods no route out).
     if std::env::var_os("SHOAL_E2E_NPM_EGRESS").is_some() {
         let updated = "const _ = require('lodash');\nmodule.exports = {\n  main: function (event, context) {\n    return _.kebabCase(process.env.CM_VALUE + ' ' + process.env.SECRET_VALUE + ' v2');\n  }\n};";
@@ -431,6 +432,46 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         );
         assert_eq!(code.trim(), "401", "{method} {path} from a tenant's pod");
     }
+
+    // A tenant's pod that finds a builder pod builds nothing: the request
+    // is not signed with the controller's key. The builder pod holds no
+    // API token.
+    let pods: Api<k8s_openapi::api::core::v1::Pod> = Api::namespaced(cluster.client.clone(), SYSTEM_NAMESPACE);
+    let builders = pods
+        .list(&kube::api::ListParams::default().labels("app.kubernetes.io/component=builder"))
+        .await
+        .expect("builder pods");
+    let builder = builders.items.first().expect("a builder pod");
+    let builder_ip = builder
+        .status
+        .as_ref()
+        .and_then(|s| s.pod_ip.clone())
+        .expect("builder IP");
+    let spec = builder.spec.as_ref().expect("builder spec");
+    assert_eq!(spec.automount_service_account_token, Some(false));
+    assert!(
+        spec.volumes.iter().flatten().all(|v| v.projected.is_none()),
+        "no projected (token) volume on the builder pod"
+    );
+    let request = serde_json::json!({"namespace": ns, "name": "env-test", "hash": "ab", "runtime": "nodejs22",
+        "source": "module.exports = { main: () => 'forged' };", "limits": {"memory_bytes": 1, "deadline_secs": 1}});
+    let (_, code) = cluster.curl_once(
+        "builder-unsigned",
+        &[
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "-X",
+            "POST",
+            "-H",
+            "content-type: application/json",
+            "--data",
+            &request.to_string(),
+            &format!("http://{builder_ip}:8090/v1/builds"),
+        ],
+    );
+    assert_eq!(code.trim(), "401", "an unsigned build request from a tenant's pod");
 
     // Isolation: a Function reaches none of the cluster's insides. The
     // egress policy decides on resolved addresses before connecting, so

@@ -4,8 +4,9 @@
 //!   generated from the Rust types in `shoal-api`.
 //! - [`webhook`]: the defaulting and validating admission webhooks, served
 //!   over HTTPS with a certificate every replica shares ([`tls`]).
-//! - [`reconcile`]: the reconciler — a ConfigMap with the source, a build
-//!   Job per distinct source, the artifact in status, and a selector-less
+//! - [`reconcile`]: the reconciler — a ConfigMap with the source, each
+//!   distinct source built once (sent to the build service, signed, or a
+//!   build Job per source), the artifact in status, and a selector-less
 //!   Service per Function whose EndpointSlice lists the node pods serving it,
 //!   at the Function's own serving port ([`ports`]); per Function also the
 //!   node pods' read access to exactly the Secrets and ConfigMaps it
@@ -17,9 +18,11 @@
 //!   ref listing per repository and reference per interval), new commits
 //!   checked for their `baseDir`.
 //!
-//! This crate talks to the API server, and to Git remotes only to list
-//! their refs and check a commit's folder. It never builds or runs a
-//! Function (the build Job and the node servers do), and it owns none of the
+//! This crate talks to the API server, to the build service's pods (build
+//! requests, through `shoal-builder`'s client), and to Git remotes only to
+//! list their refs and check a commit's folder. It never builds or runs a
+//! Function (the build service, a build Job and the node servers do), and
+//! it owns none of the
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
 
 pub mod crd;

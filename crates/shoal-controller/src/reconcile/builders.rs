@@ -92,7 +92,14 @@ pub(crate) enum NotSent {
 
 /// Builds sent and not answered yet, at most: each holds a connection to
 /// a builder while it waits its turn there.
-pub const MAX_IN_FLIGHT: usize = 256;
+pub const MAX_IN_FLIGHT: usize = 1024;
+
+/// Functions waiting for room, in order, each once.
+#[derive(Default)]
+struct Waiting {
+    order: std::collections::VecDeque<ObjectRef<Function>>,
+    queued: std::collections::HashSet<ObjectRef<Function>>,
+}
 
 /// The builder pods and the builds sent to them.
 pub struct Builders {
@@ -101,7 +108,7 @@ pub struct Builders {
     dispatches: Mutex<HashMap<FunctionKey, Dispatch>>,
     /// Functions whose build was not sent for want of room, oldest first:
     /// each answer gives the next one a pass.
-    waiting: Mutex<std::collections::VecDeque<ObjectRef<Function>>>,
+    waiting: Mutex<Waiting>,
     answered: UnboundedSender<ObjectRef<Function>>,
 }
 
@@ -185,8 +192,8 @@ impl Builders {
                 .count();
             if in_flight >= MAX_IN_FLIGHT {
                 let mut waiting = lock(&self.waiting);
-                if !waiting.contains(&function) {
-                    waiting.push_back(function);
+                if waiting.queued.insert(function.clone()) {
+                    waiting.order.push_back(function);
                 }
                 return Err(NotSent::Busy(in_flight));
             }
@@ -241,13 +248,30 @@ impl Builders {
             drop(dispatches);
             // The controller stopping drops the receiver: nothing to tell.
             let _ = this.answered.unbounded_send(function);
-            // Room for one more build: the longest-waiting Function's turn.
-            let next = lock(&this.waiting).pop_front();
-            if let Some(next) = next {
+            // Room for one more build: the longest-waiting Function's turn
+            // (one that was sent since it queued needs none).
+            if let Some(next) = this.next_waiting() {
                 let _ = this.answered.unbounded_send(next);
             }
         });
         Ok(builder)
+    }
+
+    /// The longest-waiting Function whose build is still to be sent.
+    fn next_waiting(&self) -> Option<ObjectRef<Function>> {
+        let dispatches = lock(&self.dispatches);
+        let mut waiting = lock(&self.waiting);
+        while let Some(next) = waiting.order.pop_front() {
+            waiting.queued.remove(&next);
+            let key = FunctionKey::new(next.namespace.as_deref().unwrap_or_default(), &next.name);
+            let sent = dispatches
+                .get(&key)
+                .is_some_and(|d| !matches!(d.state, DispatchState::Unanswered { .. }));
+            if !sent {
+                return Some(next);
+            }
+        }
+        None
     }
 
     /// The ready builder pod for `hash`, and its address.
