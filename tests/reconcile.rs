@@ -89,20 +89,14 @@ impl Cluster {
         self.fake.get_as(&function_path(name))
     }
 
-    /// Runs reconciles the way the controller would after each change: the
-    /// first pass only adds the finalizer.
+    /// Runs a reconcile the way the controller would after each change (the
+    /// first pass of a new Function adds the finalizer and goes on).
     async fn reconcile(&self, name: &str) {
-        for _ in 0..2 {
-            let Some(function) = self.function(name) else { return };
-            let had_finalizer = function.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty());
-            self.sync();
-            reconcile(Arc::new(function), self.ctx.clone())
-                .await
-                .expect("reconcile");
-            if had_finalizer {
-                return;
-            }
-        }
+        let Some(function) = self.function(name) else { return };
+        self.sync();
+        reconcile(Arc::new(function), self.ctx.clone())
+            .await
+            .expect("reconcile");
     }
 
     /// One reconcile pass that may fail (an API error is retried by the
@@ -111,17 +105,6 @@ impl Cluster {
         let function = self.function(name).expect("function");
         self.sync();
         reconcile(Arc::new(function), self.ctx.clone()).await.map(|_| ())
-    }
-
-    /// The first pass only adds the finalizer.
-    async fn reconcile_until_finalized(&self, name: &str) {
-        let function = self.function(name).expect("function");
-        if function.metadata.finalizers.as_ref().is_none_or(|f| f.is_empty()) {
-            self.sync();
-            reconcile(Arc::new(function), self.ctx.clone())
-                .await
-                .expect("finalizer");
-        }
     }
 
     fn condition(&self, name: &str, type_: &str) -> (String, String, String) {
@@ -1132,7 +1115,6 @@ async fn a_build_job_the_api_server_refuses_fails_build_ready_with_its_message()
     cluster
         .fake
         .refuse_writes(JOBS, 403, "exceeded quota: compute, requested: limits.cpu=1100m");
-    cluster.reconcile_until_finalized("hello").await;
     assert!(cluster.try_reconcile("hello").await.is_err());
     let (s, reason, message) = cluster.condition("hello", condition::BUILD_READY);
     assert_eq!((s.as_str(), reason.as_str()), ("False", "JobFailed"));

@@ -250,18 +250,11 @@ impl Controller {
     }
 
     async fn reconcile(&self, name: &str) {
-        // The first pass of a new Function only adds the finalizer.
-        for _ in 0..2 {
-            let function = self.function(name);
-            let had_finalizer = function.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty());
-            self.watches.lock().expect("watches").sync();
-            shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
-                .await
-                .expect("reconcile");
-            if had_finalizer {
-                return;
-            }
-        }
+        let function = self.function(name);
+        self.watches.lock().expect("watches").sync();
+        shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
+            .await
+            .expect("reconcile");
     }
 
     fn build_ready(&self, name: &str) -> (String, String) {

@@ -159,17 +159,11 @@ impl Platform {
     }
 
     async fn reconcile(&self, name: &str) {
-        for _ in 0..2 {
-            let function = self.function(name);
-            let had_finalizer = function.metadata.finalizers.is_some();
-            self.watches.lock().unwrap().sync();
-            shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
-                .await
-                .expect("reconcile");
-            if had_finalizer {
-                return;
-            }
-        }
+        let function = self.function(name);
+        self.watches.lock().unwrap().sync();
+        shoal_controller::reconcile(Arc::new(function), self.ctx.clone())
+            .await
+            .expect("reconcile");
     }
 
     fn condition(&self, name: &str, type_: &str) -> (String, String) {

@@ -175,9 +175,9 @@ pub async fn run(
             // Long enough to take a burst of watch events (a node pod
             // change, the writes of one pass coming back) as one pass, short
             // enough not to stand between `kubectl apply` and the first
-            // answer: a new Function goes through about four passes.
+            // answer: a new Function goes through three passes.
             kube::runtime::controller::Config::default()
-                .debounce(Duration::from_millis(100))
+                .debounce(Duration::from_millis(50))
                 .concurrency(RECONCILE_CONCURRENCY),
         )
         .graceful_shutdown_on(shutdown)
