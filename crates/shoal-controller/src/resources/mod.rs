@@ -1,10 +1,13 @@
 //! The objects the reconciler makes for a Function, as pure functions of the
 //! Function and the controller's configuration (no I/O, so each is easy to
-//! read and to test): what a build needs ([`build`]: the source ConfigMap,
-//! the Job, its way into the registry) and what serving needs ([`serve`]:
+//! read and to test): what a build builds ([`plan`]: inline source or a Git
+//! commit, its limits, whether the build service takes it), what a build
+//! Job needs ([`build`]: the source ConfigMap, the Job, its way into the
+//! registry) and what serving needs ([`serve`]:
 //! the Service, the EndpointSlice, the node pods' read access).
 
 mod build;
+mod plan;
 mod serve;
 
 use std::collections::BTreeMap;
@@ -14,6 +17,7 @@ use kube::{Resource, ResourceExt};
 use shoal_api::{Function, cluster};
 
 pub use build::*;
+pub use plan::*;
 pub use serve::*;
 
 /// Labels on everything made for `function`.
