@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use shoal_builder::protocol::{Purpose, SIGNATURE_HEADER};
+use shoal_builder::protocol::{Purpose, SIGNATURE_HEADER, signature_of};
 use shoal_builder::{BuildAnswer, BuildKey, BuildOutcome, BuildRequest};
 
 /// One build's wall time in the build service, measured on the test
@@ -71,12 +71,7 @@ async fn answer(
         *response.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::BAD_REQUEST);
         response
     };
-    let signature = req
-        .headers()
-        .get(SIGNATURE_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let signature = signature_of(req.headers());
     let Ok(body) = req.into_body().collect().await.map(|b| b.to_bytes()) else {
         return refuse(400);
     };

@@ -14,6 +14,7 @@ use hyper_util::rt::TokioExecutor;
 
 use crate::protocol::{
     BUILDS_PATH, BuildAnswer, BuildKey, BuildOutcome, BuildRequest, MAX_ANSWER_BYTES, Purpose, SIGNATURE_HEADER,
+    signature_of,
 };
 
 /// Why a build request brought no answer to trust.
@@ -143,12 +144,7 @@ impl BuildClient {
                     source: Box::new(e),
                 })?;
             let status = response.status();
-            let signature = response
-                .headers()
-                .get(SIGNATURE_HEADER)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .to_string();
+            let signature = signature_of(response.headers());
             let body = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
                 .collect()
                 .await

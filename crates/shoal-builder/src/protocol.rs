@@ -11,9 +11,9 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
+use shoal_oci::token::TokenKey;
+pub use shoal_oci::token::WeakKey;
 
 /// The path builds are requested at.
 pub const BUILDS_PATH: &str = "/v1/builds";
@@ -114,20 +114,11 @@ impl Purpose {
     }
 }
 
-/// The key shared by the controller and the build service.
-#[derive(Clone)]
-pub struct BuildKey(Hmac<Sha256>);
-
-impl std::fmt::Debug for BuildKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("BuildKey(<redacted>)")
-    }
-}
-
-/// The key given is too short to sign with.
-#[derive(Debug, thiserror::Error)]
-#[error("a build service key needs at least 32 bytes, this one has {0}")]
-pub struct WeakKey(pub usize);
+/// The key shared by the controller and the build service: an HMAC key as
+/// the registry's token key is ([`shoal_oci::token::TokenKey`]), at least
+/// 32 bytes.
+#[derive(Clone, Debug)]
+pub struct BuildKey(TokenKey);
 
 impl BuildKey {
     /// A key from its bytes (surrounding whitespace, as in a mounted file,
@@ -136,34 +127,30 @@ impl BuildKey {
     /// # Errors
     /// [`WeakKey`] below 32 bytes.
     pub fn new(bytes: &[u8]) -> Result<Self, WeakKey> {
-        let bytes = bytes.trim_ascii();
-        if bytes.len() < 32 {
-            return Err(WeakKey(bytes.len()));
-        }
-        <Hmac<Sha256> as Mac>::new_from_slice(bytes)
-            .map(Self)
-            .map_err(|_| WeakKey(bytes.len()))
+        TokenKey::new(bytes).map(Self)
     }
 
     /// The signature of `body` for `purpose`.
     pub fn sign(&self, purpose: Purpose, body: &[u8]) -> String {
-        let mut mac = self.0.clone();
-        mac.update(purpose.label());
-        mac.update(body);
-        URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        URL_SAFE_NO_PAD.encode(self.0.mac(&[purpose.label(), body]))
     }
 
     /// Whether `signature` is this key's for `body` and `purpose` (compared
     /// in constant time).
     pub fn verify(&self, purpose: Purpose, body: &[u8], signature: &str) -> bool {
-        let Ok(tag) = URL_SAFE_NO_PAD.decode(signature.trim()) else {
-            return false;
-        };
-        let mut mac = self.0.clone();
-        mac.update(purpose.label());
-        mac.update(body);
-        mac.verify_slice(&tag).is_ok()
+        URL_SAFE_NO_PAD
+            .decode(signature.trim())
+            .is_ok_and(|tag| self.0.verify_mac(&[purpose.label(), body], &tag))
     }
+}
+
+/// The signature a request or answer carries (empty when it has none).
+pub fn signature_of(headers: &http::HeaderMap) -> String {
+    headers
+        .get(SIGNATURE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Whether `value` may be used as a path segment of a build's working

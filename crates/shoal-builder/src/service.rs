@@ -28,7 +28,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::protocol::{
     BUILDS_PATH, BuildAnswer, BuildKey, BuildLimits, BuildOutcome, BuildRequest, MAX_REQUEST_BYTES, Purpose,
-    SIGNATURE_HEADER, is_plain_name,
+    SIGNATURE_HEADER, is_plain_name, signature_of,
 };
 use crate::sandbox::{self, SandboxConfig};
 
@@ -212,12 +212,7 @@ impl BuildService {
     }
 
     async fn build_request(self: Arc<Self>, req: Request<Incoming>, peer: SocketAddr) -> Response<Full<Bytes>> {
-        let signature = req
-            .headers()
-            .get(SIGNATURE_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string();
+        let signature = signature_of(req.headers());
         let body = match Limited::new(req.into_body(), MAX_REQUEST_BYTES).collect().await {
             Ok(body) => body.to_bytes(),
             Err(_) => {

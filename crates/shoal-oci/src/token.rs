@@ -59,7 +59,7 @@ impl std::fmt::Debug for TokenKey {
 
 /// The key given is too short to sign with.
 #[derive(Debug, thiserror::Error)]
-#[error("a registry token key needs at least 32 bytes, this one has {0}")]
+#[error("a signing key needs at least 32 bytes, this one has {0}")]
 pub struct WeakKey(pub usize);
 
 impl TokenKey {
@@ -78,14 +78,32 @@ impl TokenKey {
             .map_err(|_| WeakKey(bytes.len()))
     }
 
+    /// The HMAC-SHA256 of `parts`, one after the other: a signature other
+    /// holders of the same key can check ([`TokenKey::verify_mac`]).
+    pub fn mac(&self, parts: &[&[u8]]) -> Vec<u8> {
+        let mut mac = self.0.clone();
+        for part in parts {
+            mac.update(part);
+        }
+        mac.finalize().into_bytes().to_vec()
+    }
+
+    /// Whether `tag` is this key's HMAC-SHA256 of `parts` (compared in
+    /// constant time).
+    pub fn verify_mac(&self, parts: &[&[u8]], tag: &[u8]) -> bool {
+        let mut mac = self.0.clone();
+        for part in parts {
+            mac.update(part);
+        }
+        mac.verify_slice(tag).is_ok()
+    }
+
     /// Signs `grant`.
     pub fn mint(&self, grant: &Grant) -> String {
         // A Grant is a string and a number: serializing it cannot fail.
         let claims = URL_SAFE_NO_PAD.encode(serde_json::to_vec(grant).unwrap_or_default());
         let signed = format!("{PREFIX}{claims}");
-        let mut mac = self.0.clone();
-        mac.update(signed.as_bytes());
-        format!("{signed}.{}", URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()))
+        format!("{signed}.{}", URL_SAFE_NO_PAD.encode(self.mac(&[signed.as_bytes()])))
     }
 
     /// The grant `token` carries, if this key signed it and it has not
@@ -98,9 +116,9 @@ impl TokenKey {
         let claims = signed.strip_prefix(PREFIX).ok_or(TokenError::Malformed)?;
         let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| TokenError::Malformed)?;
         // Checked before the claims are even decoded, in constant time.
-        let mut mac = self.0.clone();
-        mac.update(signed.as_bytes());
-        mac.verify_slice(&tag).map_err(|_| TokenError::BadSignature)?;
+        if !self.verify_mac(&[signed.as_bytes()], &tag) {
+            return Err(TokenError::BadSignature);
+        }
         let claims = URL_SAFE_NO_PAD.decode(claims).map_err(|_| TokenError::Malformed)?;
         let grant: Grant = serde_json::from_slice(&claims).map_err(|_| TokenError::Malformed)?;
         if now > grant.expires {

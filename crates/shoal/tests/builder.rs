@@ -31,6 +31,8 @@ pub(crate) struct TestBuilder {
     child: Child,
     port: u16,
     work: PathBuf,
+    registry: String,
+    npm: String,
 }
 
 impl TestBuilder {
@@ -61,7 +63,16 @@ impl TestBuilder {
             child,
             port,
             work: work.to_path_buf(),
+            registry: registry.to_string(),
+            npm: npm.to_string(),
         }
+    }
+
+    /// Stops this builder as [`TestBuilder::kill`] does and starts another
+    /// in its place (same address, folders, registry and npm).
+    fn restart(mut self) -> Self {
+        self.kill();
+        Self::start(self.port, &self.work, &self.registry, &self.npm)
     }
 
     fn address(&self) -> std::net::SocketAddr {
@@ -288,6 +299,15 @@ impl Controller {
     }
 }
 
+/// A ready builder on a free port pushing to `registry` and installing
+/// from `npm`, and the folder it works in.
+async fn builder_for(registry: &TestRegistry, npm: &TestNpmRegistry) -> (tempfile::TempDir, TestBuilder) {
+    let work = tempfile::tempdir().expect("temp dir");
+    let builder = TestBuilder::start(free_port(), work.path(), &registry.address, &npm.url);
+    builder.ready().await;
+    (work, builder)
+}
+
 fn slow_registry() -> TestNpmRegistry {
     TestNpmRegistry::start(
         &[Package {
@@ -303,10 +323,8 @@ fn slow_registry() -> TestNpmRegistry {
 async fn a_build_service_restart_mid_build_loses_nothing_and_builds_nothing_twice() {
     let registry = TestRegistry::start(None);
     let npm = slow_registry();
-    let work = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
-    let mut first = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
-    first.ready().await;
+    let (_work, first) = builder_for(&registry, &npm).await;
+    let port = first.port;
 
     let fake = FakeKube::new();
     let mut controller = Controller::new(&fake, &registry.address, port, Duration::from_secs(600));
@@ -329,9 +347,8 @@ async fn a_build_service_restart_mid_build_loses_nothing_and_builds_nothing_twic
     }
 
     // The builder dies mid-build and comes back on the same address.
-    first.kill();
+    let second = first.restart();
     npm.release_tarballs();
-    let second = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
     second.ready().await;
     controller.until_built(&["checkout"]).await;
     let (status, message) = controller.build_ready("checkout");
@@ -379,8 +396,7 @@ async fn a_build_service_restart_mid_build_loses_nothing_and_builds_nothing_twic
     assert_eq!(second.counts().await["buildsRun"], 1);
 
     // And after the builder restarted too, the registry's copy answers.
-    drop(second);
-    let third = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
+    let third = second.restart();
     third.ready().await;
     let again = client
         .build(third.address(), &request, Duration::from_secs(60))
@@ -423,10 +439,8 @@ async fn a_build_over_its_memory_or_time_limit_fails_that_function_only() {
     // slow-dep's install never ends.
     npm.hold_tarballs();
     npm.release_tarballs_matching("huge-data");
-    let work = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
-    let builder = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
-    builder.ready().await;
+    let (_work, builder) = builder_for(&registry, &npm).await;
+    let port = builder.port;
     let fake = FakeKube::new();
     let mut controller = Controller::new(&fake, &registry.address, port, Duration::from_secs(15));
     controller.apply(
@@ -580,10 +594,7 @@ async fn forged_build_answers_and_unsigned_requests_are_refused() {
     // The real service builds nothing for a request it cannot verify.
     let registry = TestRegistry::start(None);
     let npm = slow_registry();
-    let work = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
-    let builder = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
-    builder.ready().await;
+    let (_work, builder) = builder_for(&registry, &npm).await;
     let request = BuildRequest {
         namespace: NS.into(),
         name: "victim".into(),
@@ -611,10 +622,8 @@ async fn forged_build_answers_and_unsigned_requests_are_refused() {
 async fn an_artifact_the_registry_lost_is_built_again_once() {
     let registry = TestRegistry::start(None);
     let npm = slow_registry();
-    let work = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
-    let builder = TestBuilder::start(port, work.path(), &registry.address, &npm.url);
-    builder.ready().await;
+    let (_work, builder) = builder_for(&registry, &npm).await;
+    let port = builder.port;
     let fake = FakeKube::new();
     let mut controller = Controller::new(&fake, &registry.address, port, Duration::from_secs(600));
     controller.apply("hello", "module.exports = { main: () => 'hello' };\n", None, None);

@@ -43,11 +43,7 @@ pub struct BuildServiceConfig {
 impl BuildServiceConfig {
     /// The label selector of the builder pods.
     pub fn builder_selector(&self) -> String {
-        self.builder_labels
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        super::config::label_selector(&self.builder_labels)
     }
 }
 

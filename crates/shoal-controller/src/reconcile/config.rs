@@ -97,10 +97,15 @@ pub const DEFAULT_SERVING_PORTS: std::ops::RangeInclusive<u16> = 16384..=32767;
 impl ControllerConfig {
     /// The node selector as a label-selector string (`k=v,k=v`).
     pub fn node_selector(&self) -> String {
-        self.node_labels
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        label_selector(&self.node_labels)
     }
+}
+
+/// Labels as a label-selector string (`k=v,k=v`).
+pub fn label_selector(labels: &BTreeMap<String, String>) -> String {
+    labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
