@@ -244,6 +244,16 @@ impl FakeKube {
         self.get(path).map(|v| serde_json::from_value(v).expect("typed object"))
     }
 
+    /// The Function `name` in `namespace`, as stored.
+    pub fn function(&self, namespace: &str, name: &str) -> Option<shoal_api::Function> {
+        self.get_as(&object_path(
+            "serverless.kyma-project.io/v1alpha2",
+            "Function",
+            Some(namespace),
+            name,
+        ))
+    }
+
     /// Objects whose path starts with `prefix` (a collection path).
     pub fn list(&self, prefix: &str) -> Vec<Value> {
         let prefix = format!("{}/", prefix.trim_end_matches('/'));

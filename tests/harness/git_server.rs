@@ -4,7 +4,6 @@
 //! Both serve bare repositories in a temporary folder, which tests fill
 //! with [`Repo`].
 
-use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -13,7 +12,6 @@ use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 
 fn git(cwd: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
@@ -105,22 +103,8 @@ impl GitHttpServer {
             base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"))
         );
         let state = Arc::new((root.path().to_path_buf(), expected));
-        let task = tokio::spawn(async move {
-            loop {
-                let Ok((stream, _)) = listener.accept().await else {
-                    continue;
-                };
-                let state = state.clone();
-                tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |req| {
-                        let state = state.clone();
-                        async move { Ok::<_, Infallible>(cgi(req, &state.0, &state.1).await) }
-                    });
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
-            }
+        let task = crate::serve_http(listener, state, |req, state: Arc<(PathBuf, String)>| async move {
+            cgi(req, &state.0, &state.1).await
         });
         Self { base, root, task }
     }

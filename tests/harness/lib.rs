@@ -277,3 +277,30 @@ pub fn free_port() -> u16 {
         .map(|a| a.port())
         .expect("binding an ephemeral port")
 }
+
+/// Serves HTTP/1 on `listener` until the returned task is aborted (or its
+/// runtime ends): each request goes to `handle` with a clone of `state`.
+pub fn serve_http<S, F, Fut>(listener: tokio::net::TcpListener, state: S, handle: F) -> tokio::task::JoinHandle<()>
+where
+    S: Clone + Send + Sync + 'static,
+    F: Fn(hyper::Request<hyper::body::Incoming>, S) -> Fut + Clone + Send + Sync + 'static,
+    Fut: std::future::Future<Output = hyper::Response<http_body_util::Full<bytes::Bytes>>> + Send + 'static,
+{
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let (state, handle) = (state.clone(), handle.clone());
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |req| {
+                    let answer = handle(req, state.clone());
+                    async move { Ok::<_, std::convert::Infallible>(answer.await) }
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    })
+}

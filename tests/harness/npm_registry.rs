@@ -85,27 +85,9 @@ impl TestNpmRegistry {
                 .expect("runtime");
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                let accept = async {
-                    loop {
-                        let Ok((stream, _)) = listener.accept().await else {
-                            continue;
-                        };
-                        let state = state.clone();
-                        tokio::spawn(async move {
-                            let service = hyper::service::service_fn(move |req| {
-                                let state = state.clone();
-                                async move { Ok::<_, std::convert::Infallible>(answer(req, token, state).await) }
-                            });
-                            let _ = hyper::server::conn::http1::Builder::new()
-                                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                                .await;
-                        });
-                    }
-                };
-                tokio::select! {
-                    () = accept => {}
-                    _ = stopped => {}
-                }
+                let serving = crate::serve_http(listener, state, move |req, state| answer(req, token, state));
+                let _ = stopped.await;
+                serving.abort();
             });
         });
         Self {

@@ -37,19 +37,9 @@ impl SimBuilder {
         let address = listener.local_addr()?;
         let answered = Arc::new(AtomicUsize::new(0));
         let (serving_key, registry, count) = (key.clone(), registry.to_string(), answered.clone());
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                let (key, registry, count) = (serving_key.clone(), registry.clone(), count.clone());
-                tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                        let (key, registry, count) = (key.clone(), registry.clone(), count.clone());
-                        async move { Ok::<_, std::convert::Infallible>(answer(req, &key, &registry, &count).await) }
-                    });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                        .await;
-                });
-            }
+        let state = (serving_key, registry, count);
+        shoal_tests::serve_http(listener, state, |req, (key, registry, count)| async move {
+            answer(req, &key, &registry, &count).await
         });
         Ok(Self { address, key, answered })
     }

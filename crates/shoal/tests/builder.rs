@@ -250,14 +250,7 @@ impl Controller {
     }
 
     fn function(&self, name: &str) -> Function {
-        self.fake
-            .get_as(&object_path(
-                "serverless.kyma-project.io/v1alpha2",
-                "Function",
-                Some(NS),
-                name,
-            ))
-            .expect("function")
+        self.fake.function(NS, name).expect("function")
     }
 
     async fn reconcile(&self, name: &str) {
@@ -508,36 +501,19 @@ async fn a_build_over_its_memory_or_time_limit_fails_that_function_only() {
 async fn impostor(answer: Value, key: Option<&'static str>) -> u16 {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let port = listener.local_addr().expect("address").port();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                continue;
-            };
-            let answer = answer.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |_req: hyper::Request<hyper::body::Incoming>| {
-                    let body = answer.to_string();
-                    let mut response = hyper::Response::builder().status(200);
-                    if let Some(key) = key {
-                        let key = BuildKey::new(key.as_bytes()).expect("key");
-                        response = response.header(
-                            shoal_builder::protocol::SIGNATURE_HEADER,
-                            key.sign(shoal_builder::protocol::Purpose::Answer, body.as_bytes()),
-                        );
-                    }
-                    async move {
-                        Ok::<_, std::convert::Infallible>(
-                            response
-                                .body(http_body_util::Full::new(bytes::Bytes::from(body)))
-                                .expect("response"),
-                        )
-                    }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                    .await;
-            });
+    shoal_tests::serve_http(listener, answer, move |_req, answer: Value| async move {
+        let body = answer.to_string();
+        let mut response = hyper::Response::builder().status(200);
+        if let Some(key) = key {
+            let key = BuildKey::new(key.as_bytes()).expect("key");
+            response = response.header(
+                shoal_builder::protocol::SIGNATURE_HEADER,
+                key.sign(shoal_builder::protocol::Purpose::Answer, body.as_bytes()),
+            );
         }
+        response
+            .body(http_body_util::Full::new(bytes::Bytes::from(body)))
+            .expect("response")
     });
     port
 }

@@ -148,14 +148,7 @@ impl Platform {
     }
 
     fn function(&self, name: &str) -> Function {
-        self.fake
-            .get_as(&object_path(
-                "serverless.kyma-project.io/v1alpha2",
-                "Function",
-                Some(NS),
-                name,
-            ))
-            .expect("function")
+        self.fake.function(NS, name).expect("function")
     }
 
     async fn reconcile(&self, name: &str) {
