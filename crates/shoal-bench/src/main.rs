@@ -48,7 +48,8 @@ enum Command {
         count: usize,
     },
     /// The control plane at scale: N Functions to Running against the
-    /// test harness's recording API; prints a table.
+    /// test harness's recording API, the build service in the loop; prints
+    /// a table (`cluster` is the same against a real cluster).
     Scale {
         /// Function counts.
         #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
