@@ -51,7 +51,7 @@ const DB_NAME = 'shoal';
 
 const READY_TIMEOUT_MS = 30000;
 // Bumped when the way a template is made changes, so an old cache is not reused.
-const TEMPLATE_REVISION = 2;
+const TEMPLATE_REVISION = 3;
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -279,20 +279,26 @@ async function startMariadb(logSink) {
   const asRoot = isRoot ? ['--user=root'] : [];
   const tpl = template('mariadb', `mariadb-${mariadbVersion()}-r${TEMPLATE_REVISION}`, (work) => {
     const data = path.join(work, 'data');
-    const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, ...asRoot,
+    // Its own temporary folder: the bootstrap's internal temporary tables
+    // in a shared /tmp have collided with another server's (seen once, as
+    // "Could not remove temporary table ... Aborting").
+    const tmp = path.join(work, 'tmp');
+    fs.mkdirSync(tmp);
+    const install = spawnSync('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, `--tmpdir=${tmp}`, ...asRoot,
       '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...MARIADB_OPTIONS], { encoding: 'utf8' });
     if (install.status !== 0) throw new Error(`mariadb-install-db failed:\n${install.stdout}\n${install.stderr}`);
     // --bootstrap starts without the grant tables: FLUSH PRIVILEGES loads them.
     const sql = `FLUSH PRIVILEGES;\nCREATE DATABASE IF NOT EXISTS ${DB_NAME};\n` +
       `CREATE USER '${DB_USER}'@'%' IDENTIFIED BY '${DB_PASSWORD}';\nGRANT ALL PRIVILEGES ON *.* TO '${DB_USER}'@'%';\n`;
-    const boot = spawnSync('mariadbd', ['--no-defaults', '--bootstrap', `--datadir=${data}`, ...asRoot, ...MARIADB_OPTIONS], { input: sql, encoding: 'utf8' });
+    const boot = spawnSync('mariadbd', ['--no-defaults', '--bootstrap', `--datadir=${data}`, `--tmpdir=${tmp}`, ...asRoot, ...MARIADB_OPTIONS], { input: sql, encoding: 'utf8' });
+    fs.rmSync(tmp, { recursive: true, force: true });
     if (boot.status !== 0 || /\bERROR\b/.test(boot.stderr)) throw new Error(`creating the user failed:\n${boot.stderr}`);
   });
   const dir = instanceDir('mariadb', tpl, null);
   const { child, port } = await onFreePort(async (port) => {
     const { child: c } = await launch('mariadb', ['mariadbd', '--no-defaults', `--datadir=${path.join(dir, 'data')}`, ...asRoot,
       `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${path.join(dir, 'mysqld.sock')}`, `--pid-file=${path.join(dir, 'mysqld.pid')}`,
-      '--skip-name-resolve', ...MARIADB_OPTIONS, '--innodb-flush-log-at-trx-commit=0', '--skip-innodb-doublewrite',
+      `--tmpdir=${dir}`, '--skip-name-resolve', ...MARIADB_OPTIONS, '--innodb-flush-log-at-trx-commit=0', '--skip-innodb-doublewrite',
       `--ssl-cert=${path.join(dir, 'cert.pem')}`, `--ssl-key=${path.join(dir, 'key.pem')}`],
     { ready: /ready for connections/, logSink });
     return { child: c, port };
