@@ -25,6 +25,9 @@ pub struct JsTools {
     dependency_cache: Option<PathBuf>,
     /// An `.npmrc` for npm (a private registry and its token).
     npmrc: Option<PathBuf>,
+    /// The Unix socket of a long-lived bundler (`bundle.mjs --serve`) to
+    /// bundle with instead of starting node for this build.
+    bundler: Option<PathBuf>,
 }
 
 impl JsTools {
@@ -37,7 +40,17 @@ impl JsTools {
             npm: "npm".into(),
             dependency_cache: None,
             npmrc: None,
+            bundler: None,
         }
+    }
+
+    /// Bundles through the long-lived bundler listening on `socket` (the
+    /// build service gives each build one) rather than starting node and
+    /// esbuild for this build alone: those cost more than bundling a small
+    /// Function.
+    pub fn with_bundler(mut self, socket: PathBuf) -> Self {
+        self.bundler = Some(socket);
+        self
     }
 
     /// npm reads `path` as its user configuration (`.npmrc`: a private
@@ -117,21 +130,27 @@ impl JsTools {
 
         let t = Instant::now();
         let out = work.join("__shoal_bundle.js");
-        let output = run(
-            Command::new(&self.node)
-                .arg(self.dir.join("bundle.mjs"))
-                .arg(work)
-                .arg(&out),
-            BUNDLE_TIMEOUT,
-            "node (bundling)",
-        )
-        .await?;
+        let (ok, messages) = match &self.bundler {
+            Some(socket) => ask_bundler(socket, work, &out).await?,
+            None => {
+                let output = run(
+                    Command::new(&self.node)
+                        .arg(self.dir.join("bundle.mjs"))
+                        .arg(work)
+                        .arg(&out),
+                    BUNDLE_TIMEOUT,
+                    "node (bundling)",
+                )
+                .await?;
+                let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+                (output.status.success(), stderr)
+            }
+        };
         timings.bundle = t.elapsed();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
-            return Err(BuildError::Bundle(stderr.trim().to_string()));
+        if !ok {
+            return Err(BuildError::Bundle(messages.trim().to_string()));
         }
-        Ok((tokio::fs::read_to_string(&out).await?, bundle_warnings(&stderr)))
+        Ok((tokio::fs::read_to_string(&out).await?, bundle_warnings(&messages)))
     }
 
     /// npm install in `work`, or the cached install of the same package.json
@@ -243,6 +262,39 @@ async fn run(cmd: &mut Command, timeout: Duration, what: &str) -> Result<std::pr
         Ok(result) => Ok(result?),
         Err(_) => Err(BuildError::Tooling(format!("{what} did not finish within {timeout:?}"))),
     }
+}
+
+/// What `bundle.mjs --serve` answers a request.
+#[derive(serde::Deserialize)]
+struct BundlerAnswer {
+    ok: bool,
+    messages: Vec<String>,
+}
+
+/// Bundles `work` to `out` through the bundler on `socket`: whether it
+/// built, and its messages as the bundling command prints them.
+async fn ask_bundler(socket: &Path, work: &Path, out: &Path) -> Result<(bool, String), BuildError> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let unavailable = |e: std::io::Error| BuildError::Tooling(format!("the bundler at {}: {e}", socket.display()));
+    let exchange = async {
+        let stream = tokio::net::UnixStream::connect(socket).await?;
+        let (read, mut write) = stream.into_split();
+        let request = serde_json::json!({ "id": 0, "dir": work, "out": out });
+        write.write_all(format!("{request}\n").as_bytes()).await?;
+        let mut line = String::new();
+        tokio::io::BufReader::new(read).read_line(&mut line).await?;
+        Ok::<_, std::io::Error>(line)
+    };
+    let line = tokio::time::timeout(BUNDLE_TIMEOUT, exchange)
+        .await
+        .map_err(|_| BuildError::Tooling(format!("the bundler did not answer within {BUNDLE_TIMEOUT:?}")))?
+        .map_err(unavailable)?;
+    if line.is_empty() {
+        return Err(BuildError::Tooling("the bundler stopped before answering".to_string()));
+    }
+    let answer: BundlerAnswer = serde_json::from_str(&line)
+        .map_err(|e| BuildError::Tooling(format!("the bundler's answer is unreadable ({e}): {line:.300}")))?;
+    Ok((answer.ok, answer.messages.join("\n")))
 }
 
 /// The warnings bundle.mjs prints on success: each starts a line with

@@ -3,7 +3,8 @@
 //!
 //! The controller sends each build of an inline-source Function to a
 //! builder pod ([`client`]), which runs it in a sandboxed child process
-//! ([`sandbox`]) with the limits a build Job's pod would have had, pushes
+//! ([`sandbox`]) with the limits a build Job's pod would have had, bundling
+//! with a long-lived bundler the service lends it ([`bundler`]), pushes
 //! the module with credentials only the service holds, and answers with
 //! the pinned artifact, signed ([`protocol`]). Builds of one Function at
 //! one build-input hash run once however often they are asked for
@@ -14,6 +15,7 @@
 //! never decides what to build: that is the controller's. The build itself
 //! is `shoal build`'s, run as a child process.
 
+pub mod bundler;
 pub mod client;
 pub mod protocol;
 pub mod sandbox;

@@ -11,7 +11,11 @@
 //! that fills memory, an install that never ends), and it stops that build
 //! alone.
 //!
-//! Memory is the resident set of the build's process tree, sampled every
+//! The build bundles through a bundler the service lends it
+//! ([`crate::bundler`]), listening on a socket of the build's own.
+//!
+//! Memory is the resident set of the build's process tree and its
+//! bundler's, sampled every
 //! [`SAMPLE_EVERY`]; the builder pod's own memory limit bounds what a build
 //! can take between two samples.
 //!
@@ -22,12 +26,14 @@
 
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
 use serde::Deserialize;
 use tokio::process::Command;
 
+use crate::bundler::{BUNDLER_SOCKET_ENV, BundlerPool};
 use crate::protocol::BuildRequest;
 
 /// How often a running build's memory is measured.
@@ -45,7 +51,7 @@ pub fn adopt_orphans() -> std::io::Result<()> {
 /// Reaps the ended processes of the build group `group` that were handed
 /// to this process, now and over the next seconds (an orphan may end after
 /// its build), without touching any other child.
-fn reap_group_later(group: Pid) {
+pub(crate) fn reap_group_later(group: Pid) {
     tokio::spawn(async move {
         for wait in [0, 100, 500, 2_000, 10_000, 30_000] {
             tokio::time::sleep(Duration::from_millis(wait)).await;
@@ -69,6 +75,9 @@ pub struct SandboxConfig {
     /// Environment variables builds get from the service (`PATH`, where
     /// the JavaScript tools are); nothing else is passed on.
     pub env: Vec<(String, String)>,
+    /// Bundlers lent to builds; without them each build starts its own
+    /// node to bundle.
+    pub bundlers: Option<Arc<BundlerPool>>,
 }
 
 /// A module a build produced.
@@ -158,17 +167,43 @@ pub async fn run(config: &SandboxConfig, request: &BuildRequest) -> Result<Modul
         // and stopped together.
         .process_group(0)
         .kill_on_drop(true);
+    // The build's bundler listens on a socket of this build's own (named
+    // in the work root: a socket's path has at most 107 bytes, and the
+    // folder's name holds the Function's).
+    let mut bundler = match &config.bundlers {
+        Some(pool) => {
+            let listener = tempfile::Builder::new()
+                .prefix("bundler-")
+                .suffix(".sock")
+                .make_in(&config.work_root, |path| tokio::net::UnixListener::bind(path))
+                .map_err(SandboxError::Io)?;
+            command.env(BUNDLER_SOCKET_ENV, listener.path());
+            Some((pool.take().map_err(SandboxError::Io)?, listener))
+        }
+        None => None,
+    };
     let mut child = command.spawn().map_err(SandboxError::Io)?;
     let group = child.id().and_then(|id| Pid::from_raw(id as i32));
+    let bundler_group = bundler.as_ref().and_then(|(b, _)| b.group());
+    let build_folder = folder.path().to_path_buf();
+    let mut serving = Box::pin(async {
+        match &mut bundler {
+            Some((bundler, listener)) => bundler.serve(listener.as_file(), &build_folder).await,
+            None => std::future::pending().await,
+        }
+    });
 
     let deadline = Duration::from_secs(request.limits.deadline_secs);
     let started = Instant::now();
     let status = loop {
         tokio::select! {
             status = child.wait() => break status.map_err(SandboxError::Io)?,
+            () = serving.as_mut() => {}
             () = tokio::time::sleep(SAMPLE_EVERY) => {}
         }
-        let over_memory = group.is_some_and(|g| tree_resident_bytes(g) > request.limits.memory_bytes);
+        // The bundler works for this build: its memory is the build's.
+        let used = group.map_or(0, tree_resident_bytes) + bundler_group.map_or(0, tree_resident_bytes);
+        let over_memory = used > request.limits.memory_bytes;
         let over_time = started.elapsed() > deadline;
         if over_memory || over_time {
             if let Some(group) = group {
@@ -186,6 +221,10 @@ pub async fn run(config: &SandboxConfig, request: &BuildRequest) -> Result<Modul
             });
         }
     };
+    drop(serving);
+    if let (Some(pool), Some((bundler, _))) = (&config.bundlers, bundler) {
+        pool.give(bundler);
+    }
     // Anything the build left running in its group goes with it.
     if let Some(group) = group {
         let _ = rustix::process::kill_process_group(group, Signal::KILL);

@@ -65,9 +65,13 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 }
 
 /// The JavaScript tools, keeping installed dependencies in the cache folder
-/// (`<cache>/npm`) when there is one.
+/// (`<cache>/npm`) when there is one, bundling through the build service's
+/// bundler when it gives one (`SHOAL_BUNDLER_SOCKET`).
 pub fn js_tools() -> JsTools {
-    let tools = JsTools::locate();
+    let mut tools = JsTools::locate();
+    if let Some(socket) = std::env::var_os(shoal_builder::bundler::BUNDLER_SOCKET_ENV) {
+        tools = tools.with_bundler(socket.into());
+    }
     match default_cache_dir() {
         Some(dir) => tools.with_dependency_cache(dir.join("npm")),
         None => tools,

@@ -3,8 +3,10 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
+use shoal_builder::bundler::{BundlerConfig, BundlerPool};
 use shoal_builder::sandbox::SandboxConfig;
 use shoal_builder::{BuildKey, BuildLimits, BuildService, PushAuth, ServiceConfig};
 use shoal_oci::Credentials;
@@ -73,6 +75,10 @@ pub async fn run(args: BuilderArgs) -> anyhow::Result<()> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let program = std::env::current_exe().context("finding the shoal binary to run builds with")?;
+    let env: Vec<(String, String)> = PASSED_TO_BUILDS
+        .iter()
+        .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
+        .collect();
     // Builds' orphans (esbuild outliving node) come to this process to be
     // reaped, inside a container (process 1) or not.
     shoal_builder::sandbox::adopt_orphans().context("becoming the subreaper of builds")?;
@@ -87,12 +93,15 @@ pub async fn run(args: BuilderArgs) -> anyhow::Result<()> {
         },
         sandbox: SandboxConfig {
             program,
+            bundlers: Some(Arc::new(BundlerPool::new(BundlerConfig {
+                node: "node".into(),
+                script: shoal_build::default_js_tools_dir().join("bundle.mjs"),
+                env: env.clone(),
+                home: args.work_dir.join("bundlers"),
+            }))),
             work_root: args.work_dir,
             cache_dir: args.cache_dir,
-            env: PASSED_TO_BUILDS
-                .iter()
-                .filter_map(|name| Some((name.to_string(), std::env::var(name).ok()?)))
-                .collect(),
+            env,
         },
     });
     let listener = tokio::net::TcpListener::bind(args.listen)

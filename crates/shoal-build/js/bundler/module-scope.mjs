@@ -162,7 +162,14 @@ export function moduleScope(text, file, pod, loaderFile, esm) {
   return result;
 }
 
+// Each folder's package type, for one build (clearPackageTypes).
 const packageTypes = new Map();
+
+/** Forgets the package types seen: a new build sees its own files. */
+export function clearPackageTypes() {
+  packageTypes.clear();
+}
+
 function packageType(dir) {
   if (packageTypes.has(dir)) return packageTypes.get(dir);
   let type = null;

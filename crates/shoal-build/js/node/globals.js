@@ -1,9 +1,11 @@
-// Web and Node.js globals for Shoal Functions. The bundler hands this file
-// to esbuild's `inject`: each export replaces the free references to the
+// Web and Node.js globals for Shoal Functions. The bundler injects them
+// with esbuild's `inject`: each export replaces the free references to the
 // global of the same name in a Function's code, so a Function only carries
-// the implementations it uses. (setImmediate/clearImmediate, timers,
-// TextEncoder/TextDecoder basics, console and process come from Shoal's
-// prelude and the engine.)
+// the implementations it uses. Every export is a re-export from the file
+// that defines it: a build injects only the globals its code names, from
+// their own files (bundler/injected-globals.mjs). (setImmediate,
+// clearImmediate, timers, TextEncoder/TextDecoder basics, console and
+// process come from Shoal's prelude and the engine.)
 
 export { URL, URLSearchParams } from './internal/url.js';
 export { Buffer } from './buffer.js';
@@ -32,6 +34,4 @@ export { WebSocket, CloseEvent } from './internal/websocket.js';
 // getRandomValues, subtle).
 export { webcrypto as crypto } from './crypto.js';
 export { CryptoKey, SubtleCrypto } from './internal/crypto/webcrypto.js';
-
-const globalObject = globalThis;
-export { globalObject as global };
+export { globalObject as global } from './internal/global-object.js';
