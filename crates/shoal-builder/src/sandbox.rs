@@ -15,9 +15,8 @@
 //! ([`crate::bundler`]), listening on a socket of the build's own.
 //!
 //! Memory is the resident set of the build's process tree and its
-//! bundler's, sampled every
-//! [`SAMPLE_EVERY`]; the builder pod's own memory limit bounds what a build
-//! can take between two samples.
+//! bundler's, sampled every [`SAMPLE_EVERY`]; the builder pod's own memory
+//! limit bounds what a build can take between two samples.
 //!
 //! A build's processes that outlive their parents (esbuild after node) are
 //! handed to the service, which must reap them: in its container it is
