@@ -48,9 +48,17 @@ pub struct NodeRow {
     pub hello_c1: Load,
     /// One Function at concurrency 64.
     pub hello_c64: Load,
-    /// Random Functions at concurrency 64.
+    /// Random Functions at concurrency 64, each as likely.
     pub random_c64: Load,
+    /// Random Functions at concurrency 64, Zipf-distributed ([`ZIPF_SKEW`]).
+    pub zipf_c64: Load,
 }
+
+/// The skew of the Zipf-distributed traffic: the k-th most popular of N
+/// Functions gets a share proportional to 1/k^s. s = 1.0 is the usual fit
+/// of real request popularity (a few Functions hot, a long tail of rare
+/// ones).
+pub const ZIPF_SKEW: f64 = 1.0;
 
 impl NodeRow {
     /// RSS added per loaded Function.
@@ -289,6 +297,7 @@ pub async fn node_run(node: &Child, count: usize, seconds: Duration) -> anyhow::
     let hello_c1 = wrk(node.addr, &Target::Path(hello.clone()), 1, seconds)?;
     let hello_c64 = wrk(node.addr, &Target::Path(hello), 64, seconds)?;
     let random_c64 = wrk(node.addr, &Target::Random(count), 64, seconds)?;
+    let zipf_c64 = wrk(node.addr, &Target::Zipf(count, ZIPF_SKEW), 64, seconds)?;
     eprintln!(
         "   pid {} rss idle {} MiB, loaded {} MiB",
         node.pid(),
@@ -305,6 +314,7 @@ pub async fn node_run(node: &Child, count: usize, seconds: Duration) -> anyhow::
         hello_c1,
         hello_c64,
         random_c64,
+        zipf_c64,
     })
 }
 
@@ -342,8 +352,36 @@ pub enum Target {
     Path(String),
     /// A JSON body POSTed to one path.
     Post(String, String),
-    /// A random generated Function out of this many.
+    /// A random generated Function out of this many, each as likely.
     Random(usize),
+    /// A random generated Function out of this many, the k-th most popular
+    /// with a share proportional to 1/k^s (the popular ones spread over
+    /// the generated names by a fixed shuffle).
+    Zipf(usize, f64),
+}
+
+/// wrk's request script for [`Target::Zipf`]: the cumulative weights once,
+/// then a binary search per request.
+fn zipf_script(n: usize, s: f64) -> String {
+    format!(
+        r#"local n, s = {n}, {s}
+local cdf, total = {{}}, 0
+for k = 1, n do total = total + 1 / (k ^ s); cdf[k] = total end
+math.randomseed(42)
+local order = {{}}
+for i = 1, n do order[i] = i - 1 end
+for i = n, 2, -1 do local j = math.random(1, i); order[i], order[j] = order[j], order[i] end
+request = function()
+  local u = math.random() * total
+  local lo, hi = 1, n
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if cdf[mid] < u then lo = mid + 1 else hi = mid end
+  end
+  return wrk.format("GET", string.format("/bench/fn-%05d/", order[lo]))
+end
+"#
+    )
 }
 
 /// Runs wrk (2 threads, or 1 for one connection) and parses its summary.
@@ -371,6 +409,10 @@ pub fn wrk(addr: SocketAddr, target: &Target, connections: usize, seconds: Durat
             )?;
             format!("http://{addr}/")
         }
+        Target::Zipf(n, skew) => {
+            std::fs::write(script.path(), zipf_script(*n, *skew))?;
+            format!("http://{addr}/")
+        }
     };
     let threads = connections.min(2);
     let mut cmd = Command::new("wrk");
@@ -383,7 +425,7 @@ pub fn wrk(addr: SocketAddr, target: &Target, connections: usize, seconds: Durat
         "-d",
         &format!("{}s", seconds.as_secs()),
     ]);
-    if matches!(target, Target::Random(_) | Target::Post(..)) {
+    if matches!(target, Target::Random(_) | Target::Zipf(..) | Target::Post(..)) {
         cmd.arg("-s").arg(script.path());
     }
     let out = cmd.arg(&url).output().context("running wrk")?;

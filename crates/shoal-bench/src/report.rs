@@ -136,6 +136,34 @@ impl Report {
                 );
             }
             o.push('\n');
+            let _ = writeln!(
+                o,
+                "### The long tail: random traffic over all loaded Functions, next to one hot Function (c=64)\n"
+            );
+            let _ = writeln!(
+                o,
+                "| Functions | one hot Function req/s | uniform: req/s, p50 / p99 | uniform / hot | Zipf s={}: req/s, p50 / p99 | Zipf / hot |",
+                crate::measure::ZIPF_SKEW
+            );
+            let _ = writeln!(o, "|---|---|---|---|---|---|");
+            for r in &self.nodes {
+                let hot = r.hello_c64.rps.max(1.0);
+                let _ = writeln!(
+                    o,
+                    "| {} | {:.0} | {:.0}, {} / {} | {:.0} % | {:.0}, {} / {} | {:.0} % |",
+                    r.count,
+                    r.hello_c64.rps,
+                    r.random_c64.rps,
+                    us(r.random_c64.p50),
+                    us(r.random_c64.p99),
+                    100.0 * r.random_c64.rps / hot,
+                    r.zipf_c64.rps,
+                    us(r.zipf_c64.p50),
+                    us(r.zipf_c64.p99),
+                    100.0 * r.zipf_c64.rps / hot,
+                );
+            }
+            o.push('\n');
         }
         if let Some(b) = &self.node_baseline {
             let _ = writeln!(
@@ -230,7 +258,7 @@ impl Report {
             "nodes": self.nodes.iter().map(|r| serde_json::json!({
                 "count": r.count, "rss_idle": r.rss_idle, "rss_loaded": r.rss_loaded, "rss_per_function": r.rss_per_function(),
                 "load_all_s": r.load_all.as_secs_f64(), "cold_p50_us": r.cold_p50.as_secs_f64() * 1e6, "cold_p99_us": r.cold_p99.as_secs_f64() * 1e6,
-                "hello_c1": load(&r.hello_c1), "hello_c64": load(&r.hello_c64), "random_c64": load(&r.random_c64),
+                "hello_c1": load(&r.hello_c1), "hello_c64": load(&r.hello_c64), "random_c64": load(&r.random_c64), "zipf_c64": load(&r.zipf_c64), "zipf_skew": crate::measure::ZIPF_SKEW,
             })).collect::<Vec<_>>(),
             "node_baseline": self.node_baseline.as_ref().map(|b| serde_json::json!({
                 "processes": b.processes, "rss_per_process": b.rss_per_process, "spawn_p50_us": b.spawn_p50.as_secs_f64() * 1e6,
