@@ -145,7 +145,9 @@ fn main() -> anyhow::Result<()> {
 async fn inside() -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
     generate::functions(work.path(), 1).await?;
-    let inside = measure::inside_server(work.path()).await?;
+    let handlers_dir = work.path().join("handlers");
+    generate::handlers(&handlers_dir, work.path()).await?;
+    let inside = measure::inside_server(work.path(), &handlers_dir).await?;
     println!("{inside:#?}");
     Ok(())
 }
@@ -163,12 +165,12 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
     let template = generate::functions(&dynamic_dir, max).await?;
     report.build = Some(template.clone());
 
-    eprintln!("== in-process: time inside the server for hello world ...");
-    report.inside = Some(measure::inside_server(&dynamic_dir).await?);
-
-    eprintln!("== hot Functions: hello, JSON and state handlers, Shoal vs Node.js ...");
     let handlers_dir = work.path().join("handlers");
     generate::handlers(&handlers_dir, &dynamic_dir).await?;
+    eprintln!("== in-process: time inside the server for hello world and the JSON handler ...");
+    report.inside = Some(measure::inside_server(&dynamic_dir, &handlers_dir).await?);
+
+    eprintln!("== hot Functions: hello, JSON and state handlers, Shoal vs Node.js ...");
     report.handlers = measure::handlers_run(&handlers_dir, seconds).await?;
 
     for &count in &args.counts {

@@ -105,6 +105,12 @@ pub struct Inside {
     pub run_p50: Duration,
     /// Minor page faults per fresh-sandbox request.
     pub faults_per_request: f64,
+    /// The JSON handler (POST a 2 KB order), hot: whole server-side
+    /// handling, median.
+    pub json_handle_p50: Duration,
+    /// Of which the JavaScript run (decoding the body, building the event,
+    /// the handler, encoding the answer), median.
+    pub json_run_p50: Duration,
 }
 
 fn minor_faults() -> u64 {
@@ -169,8 +175,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-/// Server-side time of hello-world requests, in this process.
-pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
+/// Server-side time of hello-world requests (`dir`'s first generated
+/// Function) and of the JSON handler (`handlers_dir`, [`generate::handlers`]),
+/// in this process.
+pub async fn inside_server(dir: &Path, handlers_dir: &Path) -> anyhow::Result<Inside> {
     let runtime = Arc::new(Runtime::new(&RuntimeConfig {
         pool_slots: 16,
         ..RuntimeConfig::default()
@@ -229,6 +237,7 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
         run.push(r.run_time);
     }
     let faults_per_request = (minor_faults() - faults_before) as f64 / 2000.0;
+    let (json_handle, json_run) = json_times(&runtime, handlers_dir).await?;
     inst.sort();
     run.sort();
     warm_run.sort();
@@ -240,7 +249,62 @@ pub async fn inside_server(dir: &Path) -> anyhow::Result<Inside> {
         fresh_handle_p50: percentile(&handled[1], 0.5),
         instantiate_p50: percentile(&inst, 0.5),
         run_p50: percentile(&run, 0.5),
+        json_handle_p50: percentile(&json_handle, 0.5),
+        json_run_p50: percentile(&json_run, 0.5),
     })
+}
+
+/// Sorted server-side handling times and JavaScript run times of the JSON
+/// handler, hot.
+async fn json_times(runtime: &Arc<Runtime>, handlers_dir: &Path) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+    let wasm = Arc::new(std::fs::read(handlers_dir.join(format!("{}.wasm", generate::name(1))))?);
+    let table = Arc::new(FunctionTable::new(runtime.clone(), TableConfig::default()));
+    table.upsert(
+        FunctionKey::new("bench", generate::name(1)),
+        FunctionConfig::default(),
+        ModuleSource::Bytes(wasm.clone()),
+    );
+    let node = Node::new(table, NodeConfig::default());
+    let order = Bytes::from(generate::order_json());
+    let peer: SocketAddr = "127.0.0.1:1".parse()?;
+    let mut handle = Vec::new();
+    for i in 0..3200 {
+        let req = http::Request::post(format!("/bench/{}/", generate::name(1)))
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json")
+            .body(Full::new(order.clone()))?;
+        let t = Instant::now();
+        let response = node.handle(req, peer).await;
+        let elapsed = t.elapsed();
+        anyhow::ensure!(response.status() == 200, "the JSON handler answered {}", response.status());
+        if i >= 200 {
+            handle.push(elapsed);
+        }
+    }
+    let module = runtime.load(&wasm)?;
+    let head = serde_json::json!({"v": 1, "method": "POST", "path": "/", "query": "",
+        "headers": [["content-type", "application/json"]], "env": {},
+        "function": {"name": "json", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
+    let request = shoal_runtime::GuestRequest {
+        head: Bytes::from(head.to_string()),
+        body: order,
+    };
+    let limits = shoal_runtime::InvokeLimits::default();
+    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_limit);
+    let mut run = Vec::new();
+    for i in 0..3200 {
+        let r = sandbox
+            .invoke(request.clone(), limits.request())
+            .await
+            .map_err(|_| anyhow::anyhow!("the JSON handler's sandbox ended"))?;
+        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        if i >= 200 {
+            run.push(r.run_time);
+        }
+    }
+    handle.sort();
+    run.sort();
+    Ok((handle, run))
 }
 
 /// Sorted server-side handling times of sequential requests to `path`.

@@ -81,6 +81,12 @@ impl Report {
                 us(i.run_p50),
                 i.faults_per_request
             );
+            let _ = writeln!(
+                o,
+                "The JSON handler (POST a 2 KB order), hot: handling p50 {}, of which JavaScript (body decoding, event, handler, answer encoding) {}.\n",
+                us(i.json_handle_p50),
+                us(i.json_run_p50)
+            );
         }
         if !self.handlers.is_empty() {
             let _ = writeln!(
@@ -254,6 +260,7 @@ impl Report {
                 "handle_p50_us": i.handle_p50.as_secs_f64() * 1e6, "handle_p99_us": i.handle_p99.as_secs_f64() * 1e6,
                 "warm_run_p50_us": i.warm_run_p50.as_secs_f64() * 1e6, "fresh_handle_p50_us": i.fresh_handle_p50.as_secs_f64() * 1e6,
                 "instantiate_p50_us": i.instantiate_p50.as_secs_f64() * 1e6, "run_p50_us": i.run_p50.as_secs_f64() * 1e6,
+                "json_handle_p50_us": i.json_handle_p50.as_secs_f64() * 1e6, "json_run_p50_us": i.json_run_p50.as_secs_f64() * 1e6,
             })),
             "nodes": self.nodes.iter().map(|r| serde_json::json!({
                 "count": r.count, "rss_idle": r.rss_idle, "rss_loaded": r.rss_loaded, "rss_per_function": r.rss_per_function(),

@@ -334,6 +334,9 @@ impl FunctionModule {
     }
 }
 
+/// Set (to anything) to write perf's map of the compiled WebAssembly code.
+pub const PERF_MAP_ENV: &str = "SHOAL_PERF_MAP";
+
 /// The process-wide WebAssembly host.
 pub struct Runtime {
     engine: Engine,
@@ -361,6 +364,11 @@ impl Runtime {
             .cranelift_opt_level(OptLevel::Speed)
             .memory_init_cow(config.copy_on_write)
             .parallel_compilation(true);
+        // `perf record` then names the Functions' and the engine's code
+        // (perf reads /tmp/perf-<pid>.map): how the README profiles.
+        if std::env::var_os(PERF_MAP_ENV).is_some() {
+            wasm_config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
         if config.pooling {
             let mut pool = PoolingAllocationConfig::new();
             // A sandbox holds two core instances (the
