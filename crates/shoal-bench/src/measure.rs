@@ -206,28 +206,9 @@ pub async fn inside_server(dir: &Path, handlers_dir: &Path) -> anyhow::Result<In
     }
     // The sandbox alone: a warm one's run, a fresh one's instantiation and run.
     let module = runtime.load(&wasm)?;
-    let head = serde_json::json!({"v": 1, "method": "GET", "path": "/", "query": "", "headers": [], "env": {},
-        "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
-    let request = shoal_runtime::GuestRequest {
-        head: Bytes::from(head.to_string()),
-        body: Bytes::new(),
-    };
+    let request = guest_request("GET", &[], Bytes::new());
     let limits = shoal_runtime::InvokeLimits::default();
-    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_limit);
-    let mut warm_run = Vec::new();
-    for i in 0..3000 {
-        let r = sandbox
-            .invoke(request.clone(), limits.request())
-            .await
-            .map_err(|_| anyhow::anyhow!("the warm sandbox ended"))?;
-        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
-        if !r.logs.is_empty() && std::env::var_os("SHOAL_BENCH_LOGS").is_some() {
-            eprint!("{}", String::from_utf8_lossy(&r.logs));
-        }
-        if i >= 100 {
-            warm_run.push(r.run_time);
-        }
-    }
+    let warm_run = warm_run_times(&runtime, &module, &request).await?;
     let (mut inst, mut run) = (Vec::new(), Vec::new());
     let faults_before = minor_faults();
     for _ in 0..2000 {
@@ -240,7 +221,6 @@ pub async fn inside_server(dir: &Path, handlers_dir: &Path) -> anyhow::Result<In
     let (json_handle, json_run) = json_times(&runtime, handlers_dir).await?;
     inst.sort();
     run.sort();
-    warm_run.sort();
     Ok(Inside {
         faults_per_request,
         handle_p50: percentile(&handled[0], 0.5),
@@ -276,35 +256,57 @@ async fn json_times(runtime: &Arc<Runtime>, handlers_dir: &Path) -> anyhow::Resu
         let t = Instant::now();
         let response = node.handle(req, peer).await;
         let elapsed = t.elapsed();
-        anyhow::ensure!(response.status() == 200, "the JSON handler answered {}", response.status());
+        anyhow::ensure!(
+            response.status() == 200,
+            "the JSON handler answered {}",
+            response.status()
+        );
         if i >= 200 {
             handle.push(elapsed);
         }
     }
     let module = runtime.load(&wasm)?;
-    let head = serde_json::json!({"v": 1, "method": "POST", "path": "/", "query": "",
-        "headers": [["content-type", "application/json"]], "env": {},
-        "function": {"name": "json", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
-    let request = shoal_runtime::GuestRequest {
+    let request = guest_request("POST", &[("content-type", "application/json")], order);
+    let run = warm_run_times(runtime, &module, &request).await?;
+    handle.sort();
+    Ok((handle, run))
+}
+
+/// A request as the node hands it to a sandbox.
+fn guest_request(method: &str, headers: &[(&str, &str)], body: Bytes) -> shoal_runtime::GuestRequest {
+    let head = serde_json::json!({"v": 1, "method": method, "path": "/", "query": "", "headers": headers, "env": {},
+        "function": {"name": "fn", "namespace": "bench", "runtime": "nodejs22", "timeout": 10, "bodySizeLimit": 1}});
+    shoal_runtime::GuestRequest {
         head: Bytes::from(head.to_string()),
-        body: order,
-    };
+        body,
+    }
+}
+
+/// Sorted JavaScript run times of `request` served again and again by one
+/// warm sandbox of `module` (the first 200 left out: warming up).
+async fn warm_run_times(
+    runtime: &Runtime,
+    module: &shoal_runtime::FunctionModule,
+    request: &shoal_runtime::GuestRequest,
+) -> anyhow::Result<Vec<Duration>> {
     let limits = shoal_runtime::InvokeLimits::default();
-    let sandbox = runtime.start_sandbox(&Default::default(), &module, limits.memory_limit);
+    let sandbox = runtime.start_sandbox(&Default::default(), module, limits.memory_limit);
     let mut run = Vec::new();
     for i in 0..3200 {
         let r = sandbox
             .invoke(request.clone(), limits.request())
             .await
-            .map_err(|_| anyhow::anyhow!("the JSON handler's sandbox ended"))?;
+            .map_err(|_| anyhow::anyhow!("the warm sandbox ended"))?;
         anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        if !r.logs.is_empty() && std::env::var_os("SHOAL_BENCH_LOGS").is_some() {
+            eprint!("{}", String::from_utf8_lossy(&r.logs));
+        }
         if i >= 200 {
             run.push(r.run_time);
         }
     }
-    handle.sort();
     run.sort();
-    Ok((handle, run))
+    Ok(run)
 }
 
 /// Sorted server-side handling times of sequential requests to `path`.
