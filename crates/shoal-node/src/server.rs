@@ -106,6 +106,12 @@ const DRAIN_BYTES: usize = 64 << 20;
 /// Longest wait for it.
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 
+/// Idle warm sandboxes one request may retire for a pool slot before it is
+/// answered 503: enough to outlast the concurrent requests that take the
+/// slots it frees, bounded so that one request never empties the node's
+/// warm sandboxes.
+const MAX_SLOT_RECLAIMS: u32 = 16;
+
 /// Reads and drops what is left of a refused request body (up to
 /// [`DRAIN_BYTES`], for at most [`DRAIN_TIME`]), so a client still sending
 /// it reads the 413 instead of a reset connection, as Node's server does.
@@ -522,14 +528,24 @@ impl Node {
         body: Bytes,
         limits: InvokeLimits,
     ) -> Invocation {
-        let run = self
+        let mut run = self
             .run_once(entry, context, module, &mut head, body.clone(), limits)
             .await;
         // No free slot: idle warm sandboxes of quiet Functions hold them.
-        // One is retired for this request, which then tries once more.
-        if matches!(run.error, Some(InvokeError::NoSlot)) && self.table.warm_budget().reclaim_one().await {
-            tracing::debug!(function = %entry.key, "no free sandbox slot; reclaimed one from an idle warm sandbox");
-            return self.run_once(entry, context, module, &mut head, body, limits).await;
+        // One is retired for this request, which then tries again. A
+        // concurrent request may take the freed slot first, so it goes on
+        // while idle sandboxes are left (trying once answered 503 to 0.25 %
+        // of random traffic over 1,000 Functions at c=64).
+        let mut reclaimed = 0;
+        while matches!(run.error, Some(InvokeError::NoSlot))
+            && reclaimed < MAX_SLOT_RECLAIMS
+            && self.table.warm_budget().reclaim_one().await
+        {
+            reclaimed += 1;
+            tracing::debug!(function = %entry.key, reclaimed, "no free sandbox slot; reclaimed one from an idle warm sandbox");
+            run = self
+                .run_once(entry, context, module, &mut head, body.clone(), limits)
+                .await;
         }
         run
     }
