@@ -105,8 +105,16 @@ impl Child {
         self.process.id()
     }
 
-    /// Stops the child.
-    pub fn stop(mut self) {
+    /// Stops the child (as dropping it does).
+    pub fn stop(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Child {
+    /// A run that fails half-way (a wrk error) leaves no server behind to
+    /// load the next one.
+    fn drop(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
