@@ -23,10 +23,46 @@ import { fileURLToPath } from "node:url";
 import { MissingModules } from "./missing.mjs";
 import { MODULE_SCOPE_DEFINES, PodPaths, clearPackageTypes, looksLikeEsm, moduleScope, withHeader } from "./module-scope.mjs";
 import { packageFiles } from "./package-files.mjs";
-import { InjectedGlobals } from "./injected-globals.mjs";
+import { InjectedGlobals, globalSources } from "./injected-globals.mjs";
 import { withNodeHelpers } from "./runtime-helpers.mjs";
 import { STRICT_MODE_ERROR, fromSourceModule, needsFunctionSource, needsSloppyMode } from "./compiled-at-run-time.mjs";
 
+
+// What does not depend on the Function: read and compiled once per
+// process (a bundler serves build after build).
+const prelude = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "prelude.js");
+const loaderFile = path.join(nodeDir, "internal/module-loader.js");
+const GLOBAL_SOURCES = globalSources(path.join(nodeDir, "globals.js"));
+
+// The globals js/node/globals.js supplies through esbuild's inject, which
+// sees bare references (`fetch(...)`, `typeof Buffer`) only.
+const INJECTED_GLOBALS = [
+  "AbortController", "AbortSignal", "Blob", "Buffer", "CustomEvent", "DOMException", "Event", "EventTarget",
+  "File", "FormData", "Headers", "Intl", "Request", "Response", "URL", "URLSearchParams", "atob", "btoa",
+  "crypto", "fetch", "structuredClone", "ReadableStream", "WritableStream", "TransformStream",
+  "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream", "MessageChannel",
+  "MessagePort", "BroadcastChannel", "WebSocket", "CloseEvent",
+];
+const FREE_GLOBAL = new RegExp(`(?<![\\w$.])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
+const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\[\\s*["'])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
+
+// `typeof require` not followed by a member access or call.
+const TYPEOF_REQUIRE = /\btypeof\s+require\b(?!\s*[.[(])/g;
+
+// `process.x` beyond what the prelude gives (env, argv, version...): the
+// Function needs node/process.js (stdout, on, emitWarning, pid...).
+const PROCESS_MEMBER = /\bprocess\s*\.\s*(?!(?:env|argv|platform|version|versions|nextTick|hrtime|cwd|exit)\b)[A-Za-z_$]/;
+const DECLARES_REQUIRE = /\b(?:const|let|var|function)\s+require\b/;
+// esbuild's shim for a require() it could not bundle: the bundle needs a
+// run-time require (node/internal/module-loader.js).
+const REQUIRE_SHIM = `throw Error('Dynamic require of "' + x + '" is not supported');`;
+
+const JS_LIKE = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// Node's globals that are enumerable properties of its globalThis; the
+// others (URL, Buffer, TextEncoder...) are not.
+const ENUMERABLE_GLOBALS = new Set(["global", "queueMicrotask", "structuredClone", "atob", "btoa", "performance", "fetch", "crypto", "navigator"]);
 
 /**
  * Bundles the Function in `dir` (handler.js, and package.json with
@@ -37,13 +73,10 @@ import { STRICT_MODE_ERROR, fromSourceModule, needsFunctionSource, needsSloppyMo
  */
 export async function bundleFolder(dir, out) {
   clearPackageTypes();
-  const prelude = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "prelude.js");
   const entry = path.join(dir, "__shoal_entry.mjs");
   const globalsInstaller = path.join(dir, "__shoal_globals.mjs");
-  const loaderFile = path.join(nodeDir, "internal/module-loader.js");
   const requireInstaller = path.join(dir, "__shoal_require.mjs");
-  const globalsFile = path.join(nodeDir, "globals.js");
-  const injected = new InjectedGlobals(globalsFile, readFileSync(globalsFile, "utf8"), path.join(dir, "__shoal_inject.mjs"));
+  const injected = new InjectedGlobals(GLOBAL_SOURCES, path.join(dir, "__shoal_inject.mjs"));
   const pod = new PodPaths(dir);
   const missingModules = new MissingModules(dir, pod);
   // A dynamic import keeps the handler's load failures catchable by the
@@ -53,29 +86,6 @@ export async function bundleFolder(dir, out) {
     const require = installRequire ? `import ${JSON.stringify(requireInstaller)};\n` : "";
     writeFileSync(entry, `${install}${require}import { run } from ${JSON.stringify(prelude)};\nawait run(() => import("./handler.js"));\n`);
   }
-
-  // The globals js/node/globals.js supplies through esbuild's inject, which
-  // sees bare references (`fetch(...)`, `typeof Buffer`) only.
-  const INJECTED_GLOBALS = [
-    "AbortController", "AbortSignal", "Blob", "Buffer", "CustomEvent", "DOMException", "Event", "EventTarget",
-    "File", "FormData", "Headers", "Intl", "Request", "Response", "URL", "URLSearchParams", "atob", "btoa",
-    "crypto", "fetch", "structuredClone", "ReadableStream", "WritableStream", "TransformStream",
-    "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream", "MessageChannel",
-    "MessagePort", "BroadcastChannel", "WebSocket", "CloseEvent",
-  ];
-  const FREE_GLOBAL = new RegExp(`(?<![\\w$.])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
-  const GLOBAL_MEMBER = new RegExp(`\\b(?:globalThis|global|self)\\s*(?:\\.\\s*|\\[\\s*["'])(${INJECTED_GLOBALS.join("|")})\\b`, "g");
-
-  // `typeof require` not followed by a member access or call.
-  const TYPEOF_REQUIRE = /\btypeof\s+require\b(?!\s*[.[(])/g;
-
-  // `process.x` beyond what the prelude gives (env, argv, version...): the
-  // Function needs node/process.js (stdout, on, emitWarning, pid...).
-  const PROCESS_MEMBER = /\bprocess\s*\.\s*(?!(?:env|argv|platform|version|versions|nextTick|hrtime|cwd|exit)\b)[A-Za-z_$]/;
-  const DECLARES_REQUIRE = /\b(?:const|let|var|function)\s+require\b/;
-  // esbuild's shim for a require() it could not bundle: the bundle needs a
-  // run-time require (node/internal/module-loader.js).
-  const REQUIRE_SHIM = `throw Error('Dynamic require of "' + x + '" is not supported');`;
 
   // Each module's source as read (by the module scope plugin), and what its
   // header says.
@@ -237,8 +247,6 @@ export async function bundleFolder(dir, out) {
   // `typeof require` (esmTypeofRequire, after the first build) see none, as
   // in Node. A file esbuild cannot load (bundler/missing.mjs) gets a stand-in.
   const esmTypeofRequire = new Set();
-  const JS_LIKE = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/;
-  const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const moduleScopes = {
     name: "shoal-module-scopes",
     setup(b) {
@@ -402,9 +410,6 @@ export async function bundleFolder(dir, out) {
     },
   };
 
-  // Node's globals that are enumerable properties of its globalThis; the
-  // others (URL, Buffer, TextEncoder...) are not.
-  const ENUMERABLE_GLOBALS = new Set(["global", "queueMicrotask", "structuredClone", "atob", "btoa", "performance", "fetch", "crypto", "navigator"]);
 
   /**
    * Builds; what a package's code may do in Node but esbuild refuses (a

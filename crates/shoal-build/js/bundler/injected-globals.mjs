@@ -11,18 +11,20 @@
 // stub's global is then re-exported from its own file instead, and the
 // build runs again until no new stub is kept (an implementation may use
 // another global); a rebuild reparses only what changed.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const REEXPORT = /export\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2\s*;?/g;
 
 /**
- * What node/globals.js exports: name -> { file, imported }. Every export
- * there is a re-export, so a build can name the file of each global.
+ * What node/globals.js (`globalsFile`) exports: name -> { file, imported }.
+ * Every export there is a re-export, so a build can name the file of each
+ * global.
  *
  * @throws when globals.js exports anything some other way.
  */
-function globalSources(globalsFile, text) {
+export function globalSources(globalsFile) {
+  const text = readFileSync(globalsFile, "utf8");
   const sources = new Map();
   for (const m of text.matchAll(REEXPORT)) {
     for (const part of m[1].split(",")) {
@@ -42,12 +44,11 @@ const NAMESPACE = "shoal-global";
 
 export class InjectedGlobals {
   /**
-   * @param {string} globalsFile node/globals.js
-   * @param {string} text its content
+   * @param {Map} sources what globals.js exports ([`globalSources`])
    * @param {string} injectFile the build's inject file, written now
    */
-  constructor(globalsFile, text, injectFile) {
-    this.sources = globalSources(globalsFile, text);
+  constructor(sources, injectFile) {
+    this.sources = sources;
     this.file = injectFile;
     // The globals whose implementation is bundled; the others are stubs.
     this.wanted = new Set();
