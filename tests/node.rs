@@ -887,6 +887,75 @@ async fn warm_sandboxes_are_recycled_expire_when_idle_and_can_be_switched_off() 
     node.stop().await;
 }
 
+const LOAD_STATE: &str = r#"
+let served = 0;
+const loadedAt = Date.now();
+const token = Math.random();
+const color = process.env.COLOR;
+console.log("loading");
+module.exports = {
+  main(event) {
+    if (event.extensions.request.path === "/spin") for (;;) {}
+    served += 1;
+    return { served, loadedAt, token, color, random: Math.random() };
+  },
+};
+"#;
+
+/// A fresh sandbox starts from the Function's snapshot: the state right
+/// after its module loaded (so what the top level computed, even a time or
+/// a random number, is the same in every fresh sandbox), not evaluated
+/// again; it draws new random numbers all the same, starts from the
+/// snapshot again after a timeout, and a snapshot taken with one
+/// environment is never used with another.
+#[tokio::test]
+async fn fresh_sandboxes_start_from_the_snapshot_of_the_loaded_module() {
+    let fresh = TableConfig {
+        warm: shoal_node::WarmConfig {
+            enabled: false,
+            ..shoal_node::WarmConfig::default()
+        },
+        ..TableConfig::default()
+    };
+    let node = TestNode::start_with(NodeConfig::default(), fresh).await;
+    let mut config = counter_config();
+    config.env.insert("COLOR".into(), "teal".into());
+    node.add("default", "loads", LOAD_STATE, config.clone()).await;
+    let call = || async {
+        let r = send(empty(get(&node.url("/default/loads/")))).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.json()
+    };
+    let first = call().await;
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let second = call().await;
+    let third = call().await;
+    for later in [&second, &third] {
+        assert_eq!(later["served"], 1, "module state starts from right after the load");
+        assert_eq!(
+            later["loadedAt"], first["loadedAt"],
+            "the top level ran once, for the snapshot"
+        );
+        assert_eq!(later["token"], first["token"]);
+        assert_eq!(later["color"], "teal");
+    }
+    assert_ne!(second["random"], third["random"], "each copy reseeds Math.random");
+    assert_ne!(second["random"], first["random"]);
+
+    let r = send(empty(get(&node.url("/default/loads/spin")))).await;
+    assert_eq!(r.status, 408);
+    let after_timeout = call().await;
+    assert_eq!(after_timeout["served"], 1);
+    assert_eq!(after_timeout["loadedAt"], first["loadedAt"], "from the snapshot again");
+
+    config.env.insert("COLOR".into(), "plum".into());
+    node.add("default", "loads", LOAD_STATE, config).await;
+    let recoloured = call().await;
+    assert_eq!(recoloured["color"], "plum", "another env is another snapshot");
+    assert_ne!(recoloured["loadedAt"], first["loadedAt"]);
+    node.stop().await;
+}
+
 /// Module state persists in a warm sandbox, but a request's async context
 /// does not: AsyncLocalStorage.enterWith in one request is not the next
 /// request's store (each Node.js request starts in a fresh async context).

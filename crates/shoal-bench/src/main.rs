@@ -144,7 +144,7 @@ fn main() -> anyhow::Result<()> {
 
 async fn inside() -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
-    generate::functions(work.path(), 1).await?;
+    generate::functions(work.path(), measure::COLD_FUNCTIONS).await?;
     let handlers_dir = work.path().join("handlers");
     generate::handlers(&handlers_dir, work.path()).await?;
     let inside = measure::inside_server(work.path(), &handlers_dir).await?;
@@ -160,7 +160,13 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
     report.machine = measure::machine_description();
 
     eprintln!("== building the hello-world template (javy-codegen) ...");
-    let max = args.counts.iter().copied().max().unwrap_or(0).max(100);
+    let max = args
+        .counts
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(measure::COLD_FUNCTIONS);
     let dynamic_dir = work.path().join("dynamic");
     let template = generate::functions(&dynamic_dir, max).await?;
     report.build = Some(template.clone());

@@ -96,13 +96,22 @@ pub struct Inside {
     /// The JavaScript run of a hot request (the prelude's per-request work
     /// and the handler), inside a warm sandbox.
     pub warm_run_p50: Duration,
-    /// Whole server-side handling with a fresh sandbox per request.
+    /// Whole server-side handling with a fresh sandbox per request (from
+    /// the Function's snapshot).
     pub fresh_handle_p50: Duration,
-    /// Creating a fresh sandbox (engine + Function instances).
+    /// Creating a fresh sandbox from the snapshot (the engine instance and
+    /// its memory written back).
     pub instantiate_p50: Duration,
-    /// Running the JavaScript in a fresh sandbox: evaluating the prelude and
-    /// the module, then the request.
+    /// Running the JavaScript in a sandbox restored from the snapshot: the
+    /// request alone.
     pub run_p50: Duration,
+    /// The same two with snapshots off: creating the engine and Function
+    /// instances, then evaluating the prelude and the module and the request.
+    pub evaluated_instantiate_p50: Duration,
+    /// See `evaluated_instantiate_p50`.
+    pub evaluated_run_p50: Duration,
+    /// The first request to each of [`COLD_FUNCTIONS`] Functions, in-process.
+    pub cold: ColdSplit,
     /// Minor page faults per fresh-sandbox request.
     pub faults_per_request: f64,
     /// The JSON handler (POST a 2 KB order), hot: whole server-side
@@ -175,6 +184,112 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// Distinct Functions whose first requests [`ColdSplit`] times.
+pub const COLD_FUNCTIONS: usize = 200;
+
+/// Medians of the first request to a Function the node has never run
+/// (its module precompiled in the cache, as after a restart or a pull),
+/// and of the second, by part.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ColdSplit {
+    /// The module from the cache (hash, map, link).
+    pub module_p50: Duration,
+    /// Creating the sandbox (engine and Function instances).
+    pub instantiate_p50: Duration,
+    /// Loading: the prelude and the module's top level, and taking the
+    /// snapshot.
+    pub load_p50: Duration,
+    /// The first request itself.
+    pub run_p50: Duration,
+    /// All of it, from module to answer.
+    pub total_p50: Duration,
+    /// The next fresh sandbox of the same Function, from its snapshot:
+    /// instantiating, restoring and the request.
+    pub second_p50: Duration,
+    /// Bytes of snapshot per Function.
+    pub snapshot_bytes: usize,
+}
+
+/// First and second requests to each of `count` generated Functions of
+/// `dir`, one after another, in a runtime whose cache has their modules.
+async fn cold_split(dir: &Path, count: usize) -> anyhow::Result<ColdSplit> {
+    let cache = tempfile::tempdir()?;
+    let config = RuntimeConfig {
+        pool_slots: 16,
+        cache_dir: Some(cache.path().to_path_buf()),
+        ..RuntimeConfig::default()
+    };
+    let wasms: Vec<Vec<u8>> = (0..count)
+        .map(|i| std::fs::read(dir.join(format!("{}.wasm", generate::name(i)))))
+        .collect::<Result<_, _>>()?;
+    {
+        let compiling = Runtime::new(&config)?;
+        for wasm in &wasms {
+            compiling.load(wasm)?;
+        }
+    }
+    let runtime = Runtime::new(&config)?;
+    let request = guest_request("GET", &[], Bytes::new());
+    let limits = shoal_runtime::InvokeLimits::default();
+    let mut parts: [Vec<Duration>; 6] = Default::default();
+    let mut snapshot_bytes = 0;
+    for wasm in &wasms {
+        let t = Instant::now();
+        let module = runtime.load(wasm)?;
+        let module_time = t.elapsed();
+        let first = runtime.invoke(&module, request.clone(), limits).await;
+        let total = t.elapsed();
+        anyhow::ensure!(first.error.is_none(), "{:?}", first.error);
+        let t = Instant::now();
+        let second = runtime.invoke(&module, request.clone(), limits).await;
+        let second_time = t.elapsed();
+        anyhow::ensure!(second.error.is_none(), "{:?}", second.error);
+        snapshot_bytes = module.snapshot_bytes();
+        for (list, value) in parts.iter_mut().zip([
+            module_time,
+            first.instantiate_time,
+            first.load_time,
+            first.run_time,
+            total,
+            second_time,
+        ]) {
+            list.push(value);
+        }
+    }
+    for list in &mut parts {
+        list.sort();
+    }
+    let [module, instantiate, load, run, total, second] = parts.map(|list| percentile(&list, 0.5));
+    Ok(ColdSplit {
+        module_p50: module,
+        instantiate_p50: instantiate,
+        load_p50: load,
+        run_p50: run,
+        total_p50: total,
+        second_p50: second,
+        snapshot_bytes,
+    })
+}
+
+/// Sorted instantiation and run times of fresh sandboxes of `module`.
+async fn fresh_times(
+    runtime: &Runtime,
+    module: &shoal_runtime::FunctionModule,
+) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+    let request = guest_request("GET", &[], Bytes::new());
+    let limits = shoal_runtime::InvokeLimits::default();
+    let (mut inst, mut run) = (Vec::new(), Vec::new());
+    for _ in 0..2000 {
+        let r = runtime.invoke(module, request.clone(), limits).await;
+        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
+        inst.push(r.instantiate_time);
+        run.push(r.run_time);
+    }
+    inst.sort();
+    run.sort();
+    Ok((inst, run))
+}
+
 /// Server-side time of hello-world requests (`dir`'s first generated
 /// Function) and of the JSON handler (`handlers_dir`, [`generate::handlers`]),
 /// in this process.
@@ -207,21 +322,23 @@ pub async fn inside_server(dir: &Path, handlers_dir: &Path) -> anyhow::Result<In
     // The sandbox alone: a warm one's run, a fresh one's instantiation and run.
     let module = runtime.load(&wasm)?;
     let request = guest_request("GET", &[], Bytes::new());
-    let limits = shoal_runtime::InvokeLimits::default();
     let warm_run = warm_run_times(&runtime, &module, &request).await?;
-    let (mut inst, mut run) = (Vec::new(), Vec::new());
     let faults_before = minor_faults();
-    for _ in 0..2000 {
-        let r = runtime.invoke(&module, request.clone(), limits).await;
-        anyhow::ensure!(r.error.is_none(), "{:?}", r.error);
-        inst.push(r.instantiate_time);
-        run.push(r.run_time);
-    }
+    let (inst, run) = fresh_times(&runtime, &module).await?;
     let faults_per_request = (minor_faults() - faults_before) as f64 / 2000.0;
+    let evaluating = Runtime::new(&RuntimeConfig {
+        pool_slots: 16,
+        snapshot_budget_bytes: 0,
+        ..RuntimeConfig::default()
+    })?;
+    let (evaluated_inst, evaluated_run) = fresh_times(&evaluating, &evaluating.load(&wasm)?).await?;
+    drop(evaluating);
     let (json_handle, json_run) = json_times(&runtime, handlers_dir).await?;
-    inst.sort();
-    run.sort();
+    let cold = cold_split(dir, COLD_FUNCTIONS).await?;
     Ok(Inside {
+        evaluated_instantiate_p50: percentile(&evaluated_inst, 0.5),
+        evaluated_run_p50: percentile(&evaluated_run, 0.5),
+        cold,
         faults_per_request,
         handle_p50: percentile(&handled[0], 0.5),
         handle_p99: percentile(&handled[0], 0.99),

@@ -68,18 +68,33 @@ impl Report {
             let _ = writeln!(o, "## Inside the server (hello world, in-process, sequential)\n");
             let _ = writeln!(
                 o,
-                "| hot (warm sandbox): handling p50 / p99 | of which JavaScript p50 | fresh sandbox per request: handling p50 | of which: sandbox creation p50 | JavaScript (prelude + module + request) p50 | minor page faults per fresh request |\n|---|---|---|---|---|---|"
+                "| hot (warm sandbox): handling p50 / p99 | of which JavaScript p50 | fresh sandbox per request, from the snapshot: handling p50 | of which: sandbox creation and restore p50 | JavaScript (the request) p50 | snapshots off: creation p50 | JavaScript (prelude + module + request) p50 | minor page faults per fresh request |\n|---|---|---|---|---|---|---|---|"
             );
             let _ = writeln!(
                 o,
-                "| {} / {} | {} | {} | {} | {} | {:.1} |\n",
+                "| {} / {} | {} | {} | {} | {} | {} | {} | {:.1} |\n",
                 us(i.handle_p50),
                 us(i.handle_p99),
                 us(i.warm_run_p50),
                 us(i.fresh_handle_p50),
                 us(i.instantiate_p50),
                 us(i.run_p50),
+                us(i.evaluated_instantiate_p50),
+                us(i.evaluated_run_p50),
                 i.faults_per_request
+            );
+            let c = &i.cold;
+            let _ = writeln!(
+                o,
+                "Cold: the first request to each of {} Functions never run on this node (modules in the cache), in-process, p50:\n\n| module from the cache | sandbox creation | load (prelude, module top level, snapshot) | the request | first request in all | next fresh sandbox, from the snapshot | snapshot per Function |\n|---|---|---|---|---|---|---|\n| {} | {} | {} | {} | {} | {} | {:.0} KiB |\n",
+                crate::measure::COLD_FUNCTIONS,
+                us(c.module_p50),
+                us(c.instantiate_p50),
+                us(c.load_p50),
+                us(c.run_p50),
+                us(c.total_p50),
+                us(c.second_p50),
+                c.snapshot_bytes as f64 / 1024.0
             );
             let _ = writeln!(
                 o,
@@ -259,6 +274,11 @@ impl Report {
             "inside": self.inside.as_ref().map(|i| serde_json::json!({
                 "handle_p50_us": i.handle_p50.as_secs_f64() * 1e6, "handle_p99_us": i.handle_p99.as_secs_f64() * 1e6,
                 "warm_run_p50_us": i.warm_run_p50.as_secs_f64() * 1e6, "fresh_handle_p50_us": i.fresh_handle_p50.as_secs_f64() * 1e6,
+                "evaluated_instantiate_p50_us": i.evaluated_instantiate_p50.as_secs_f64() * 1e6, "evaluated_run_p50_us": i.evaluated_run_p50.as_secs_f64() * 1e6,
+                "cold_module_p50_us": i.cold.module_p50.as_secs_f64() * 1e6, "cold_instantiate_p50_us": i.cold.instantiate_p50.as_secs_f64() * 1e6,
+                "cold_load_p50_us": i.cold.load_p50.as_secs_f64() * 1e6, "cold_run_p50_us": i.cold.run_p50.as_secs_f64() * 1e6,
+                "cold_total_p50_us": i.cold.total_p50.as_secs_f64() * 1e6, "cold_second_p50_us": i.cold.second_p50.as_secs_f64() * 1e6,
+                "snapshot_bytes": i.cold.snapshot_bytes,
                 "instantiate_p50_us": i.instantiate_p50.as_secs_f64() * 1e6, "run_p50_us": i.run_p50.as_secs_f64() * 1e6,
                 "json_handle_p50_us": i.json_handle_p50.as_secs_f64() * 1e6, "json_run_p50_us": i.json_run_p50.as_secs_f64() * 1e6,
             })),

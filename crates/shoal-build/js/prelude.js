@@ -928,6 +928,70 @@ class KymaRequest {
 export async function run(load) {
   const main = await loadMain(load);
   if (main === null) return;
+  if (head.load) {
+    loaded(main);
+    return;
+  }
+  await serveAll(main);
+}
+
+/**
+ * A load-only first delivery (`head.load`: the Function's env and identity,
+ * no request) asks the prelude to load the module and return, so that the
+ * host can keep the sandbox's memory as the Function's snapshot: later
+ * sandboxes start from it instead of evaluating the module again. The host
+ * then calls `__shoal_resume` (in this sandbox and in each one restored
+ * from the snapshot) to serve requests.
+ *
+ * Left unanswered, the load delivery means "snapshot me". It is answered
+ * 204 when the state cannot be carried to another time: a timer, an
+ * immediate or a host call is pending, and a restored copy would see it
+ * late or not at all. The sandbox still serves, from its own memory only.
+ */
+function loaded(main) {
+  globalThis.__shoal_resume = async () => {
+    // The generator's state is in the snapshot: every copy would draw the
+    // same numbers.
+    reseedMathRandom();
+    request = nextRequest();
+    if (request === null) return;
+    head = request.head;
+    await serveAll(main);
+  };
+  if (timers.size > 0 || immediates.length > 0 || hostCalls.size > 0 || ticks.length > 0) {
+    __shoal_host.respond(JSON.stringify({ v: ENVELOPE_VERSION, status: 204, headers: [] }), new Uint8Array(0));
+  }
+}
+
+/**
+ * Math.random as xoshiro128** seeded from the host's CSPRNG: QuickJS's own
+ * generator cannot be reseeded from JavaScript. 53 random bits per double,
+ * as V8 gives.
+ */
+function reseedMathRandom() {
+  const state = new Uint32Array(__shoal_native.randomBytes(16));
+  if ((state[0] | state[1] | state[2] | state[3]) === 0) state[0] = 1;
+  let [a, b, c, d] = state;
+  const rotl = (x, k) => (x << k) | (x >>> (32 - k));
+  const next = () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result;
+  };
+  const random = function random() {
+    return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+  };
+  Object.defineProperty(Math, "random", { value: random, writable: true, configurable: true, enumerable: false });
+}
+
+/** Serves `request`, then every request after it, until the host retires the sandbox. */
+async function serveAll(main) {
   for (;;) {
     const pending = serve(main);
     if (pending) await untilSettled(pending.settled, pending.abandon);

@@ -5,6 +5,9 @@
 //! the engine's memory and calls the engine's `invoke`. It imports the
 //! engine (one instance per sandbox, compiled once per node), so a module is
 //! a few kilobytes and a node holds one engine for thousands of Functions.
+//! It exports [`shoal_runtime::SNAPSHOT_EXPORT`]: its prelude can load the
+//! module without a request, so the node may keep that state as the
+//! Function's snapshot.
 //! The bytecode comes from the node's own runtime ([`Runtime::compile_js`]),
 //! whose compiled engine is cached, so a build does not compile the 2 MB
 //! engine again.
@@ -15,8 +18,9 @@ use wasmtime_wizer::Wizer;
 
 use shoal_runtime::{Runtime, RuntimeError};
 use wasm_encoder::{
-    CodeSection, DataCountSection, DataSection, EntityType, ExportKind, ExportSection, Function, FunctionSection,
-    ImportSection, MemoryType, Module, ProducersField, ProducersSection, TypeSection, ValType,
+    CodeSection, ConstExpr, DataCountSection, DataSection, EntityType, ExportKind, ExportSection, Function,
+    FunctionSection, GlobalSection, GlobalType, ImportSection, MemoryType, Module, ProducersField, ProducersSection,
+    TypeSection, ValType,
 };
 
 use crate::BuildError;
@@ -69,8 +73,21 @@ fn dynamic_module(bytecode: &[u8]) -> Vec<u8> {
     functions.function(2);
     module.section(&functions);
 
+    // The marker's value is the snapshot protocol's version.
+    let mut globals = GlobalSection::new();
+    globals.global(
+        GlobalType {
+            val_type: ValType::I32,
+            mutable: false,
+            shared: false,
+        },
+        &ConstExpr::i32_const(1),
+    );
+    module.section(&globals);
+
     let mut exports = ExportSection::new();
     exports.export("_start", ExportKind::Func, START);
+    exports.export(shoal_runtime::SNAPSHOT_EXPORT, ExportKind::Global, 0);
     module.section(&exports);
     module.section(&DataCountSection { count: 1 });
 

@@ -89,7 +89,9 @@ pub struct RequestHead {
     pub function: FunctionContext,
     /// The Function's environment variables. Read when a sandbox loads the
     /// Function (its first request); left out of a warm sandbox's later
-    /// requests.
+    /// requests. A sandbox that loads to take the Function's snapshot gets
+    /// them in a load-only head first: this head without `method`, `path`,
+    /// `query` and `headers`, with `"load": true` (`shoal-runtime`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
 }

@@ -78,6 +78,9 @@ pub(crate) struct HostCalls {
     /// Requests and connections started by the current request.
     started: u32,
     next_id: i32,
+    /// Whether the sandbox has ever started a call (its id numbering and
+    /// whatever the guest holds by id live only in this sandbox).
+    made_calls: bool,
     in_flight: FuturesUnordered<tokio::task::JoinHandle<Completed>>,
     aborts: HashMap<i32, tokio::task::AbortHandle>,
     /// Results waiting for the guest: `(head JSON, body)`, the body
@@ -97,6 +100,7 @@ impl HostCalls {
             limits,
             started: 0,
             next_id: 1,
+            made_calls: false,
             in_flight: FuturesUnordered::new(),
             aborts: HashMap::new(),
             results: HashMap::new(),
@@ -152,7 +156,13 @@ impl HostCalls {
         self.results.insert(id, (head, body, charge));
     }
 
+    /// Whether the guest has started any outbound call or connection.
+    pub(crate) fn made_calls(&self) -> bool {
+        self.made_calls
+    }
+
     fn allocate_id(&mut self) -> i32 {
+        self.made_calls = true;
         let id = self.next_id;
         // Ids only need to be unique among the calls a sandbox has open;
         // wrapping after two billion is harmless.

@@ -6,11 +6,14 @@
 //! - [`Runtime`]: one per process. Owns the `Engine`, the epoch ticker that
 //!   bounds CPU time, and the engine plugin's `InstancePre`.
 //! - [`FunctionModule`]: one per Function version: a few KB of bytecode
-//!   importing the engine.
+//!   importing the engine, and the Function's snapshot once one is taken
+//!   (the `snapshot` module: the engine's memory right after the module
+//!   loaded, which later sandboxes start from instead of evaluating it).
 //! - a sandbox (one `Store`): either fresh for one request
 //!   ([`Runtime::invoke_with`]) or warm ([`Sandbox`]), serving one Function's
-//!   requests one after another with its module evaluated once. A sandbox
-//!   belongs to one Function version and ends at its first failure.
+//!   requests one after another with its module evaluated once (or restored
+//!   from the snapshot). A sandbox belongs to one Function version and ends
+//!   at its first failure.
 //!
 //! This crate knows nothing about serving HTTP, Kubernetes, where modules
 //! come from or when a sandbox is worth keeping (the node decides); it turns
@@ -33,6 +36,7 @@ mod limits;
 pub use limits::deadline_after;
 pub mod outbound;
 mod sandbox;
+mod snapshot;
 mod sockets;
 
 use std::{
@@ -57,6 +61,7 @@ pub use outbound::{
 
 use sandbox::{Delivery, LogPipe, Outcome, Serving, Shared};
 pub use sandbox::{RequestLimits, Sandbox};
+use snapshot::{Snapshot, SnapshotBudget, SnapshotRefusal, SnapshotSlot, Start};
 
 /// An error and each of its causes, once each, joined by `: ` (as
 /// anyhow's `{:#}` prints them): for logs and messages that must say why.
@@ -142,6 +147,20 @@ pub enum InvokeError {
     Instantiate(String),
 }
 
+/// [`RuntimeConfig::snapshot_budget_bytes`] by default: some 840 small
+/// Functions' snapshots (312 KiB each for a hello world).
+pub const DEFAULT_SNAPSHOT_BUDGET: usize = 256 << 20;
+
+/// The export that says a Function module's prelude can load without a
+/// request and serve later (`__shoal_resume`), so its state after loading
+/// can be a snapshot. Modules built before snapshots lack it and evaluate
+/// with their first request.
+pub const SNAPSHOT_EXPORT: &str = "shoal-snapshot-v1";
+
+/// What a sandbox restored from a snapshot (or one that loaded to take it)
+/// evaluates to serve: the prelude's request loop, resumed.
+const RESUME_SOURCE: &str = "await globalThis.__shoal_resume();";
+
 /// Engine-wide settings.
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -167,6 +186,10 @@ pub struct RuntimeConfig {
     /// the engine's shared initial memory: the node-wide bound under each
     /// Function's own limit. `usize::MAX`: no bound.
     pub max_guest_memory_bytes: usize,
+    /// Bytes the Functions' snapshots ([`FunctionModule`]) may hold
+    /// together; 0 turns snapshots off, so every fresh sandbox evaluates
+    /// the prelude and the module again.
+    pub snapshot_budget_bytes: usize,
 }
 
 impl Default for RuntimeConfig {
@@ -179,6 +202,7 @@ impl Default for RuntimeConfig {
             cache_dir: None,
             keep_resident_bytes: 8 << 20,
             max_guest_memory_bytes: usize::MAX,
+            snapshot_budget_bytes: DEFAULT_SNAPSHOT_BUDGET,
         }
     }
 }
@@ -254,6 +278,12 @@ pub struct Invocation {
     pub error: Option<InvokeError>,
     /// Time to create the sandbox (zero for a warm sandbox's later requests).
     pub instantiate_time: Duration,
+    /// Time the sandbox spent loading the Function before it took this
+    /// request: the prelude and the module's top level, when it loaded to
+    /// take the Function's snapshot (zero otherwise: a sandbox restored
+    /// from the snapshot loads nothing, and one that evaluates the module
+    /// with its first request counts that in `run_time`).
+    pub load_time: Duration,
     /// Time the guest spent on the request, from taking it to answering.
     pub run_time: Duration,
 }
@@ -275,6 +305,7 @@ impl Invocation {
             logs: Bytes::new(),
             error: Some(error),
             instantiate_time: Duration::ZERO,
+            load_time: Duration::ZERO,
             run_time: Duration::ZERO,
         }
     }
@@ -320,10 +351,18 @@ struct SandboxState {
 /// A compiled Function module, ready to be instantiated per request: the
 /// module and the engine exports it imports (from
 /// [`shoal_engine::IMPORT_NAMESPACE`]), in its import order.
+///
+/// Clones share the Function's snapshot: the memory of a sandbox right
+/// after the module loaded, taken by the first fresh sandbox and restored
+/// by later ones (`snapshot` module), so they skip the prelude and the
+/// module's top level.
 #[derive(Clone)]
 pub struct FunctionModule {
     module: Module,
     imports: Arc<[String]>,
+    /// The module's prelude can load first and serve later ([`SNAPSHOT_EXPORT`]).
+    loads_apart: bool,
+    snapshot: Arc<SnapshotSlot>,
 }
 
 impl FunctionModule {
@@ -331,6 +370,11 @@ impl FunctionModule {
     pub fn code_bytes(&self) -> usize {
         let range = self.module.image_range();
         (range.end as usize).saturating_sub(range.start as usize)
+    }
+
+    /// Bytes the Function's snapshot holds (0 before one is taken).
+    pub fn snapshot_bytes(&self) -> usize {
+        self.snapshot.size_bytes()
     }
 }
 
@@ -346,7 +390,26 @@ pub struct Runtime {
     cache: Option<ModuleCache>,
     outbound: Option<Arc<dyn Outbound>>,
     guest_memory: Arc<GuestMemory>,
+    snapshots: Arc<Snapshots>,
     _ticker: EpochTicker,
+}
+
+/// What taking and restoring snapshots needs, shared by every sandbox.
+struct Snapshots {
+    budget: Arc<SnapshotBudget>,
+    /// Made by the first sandbox that takes a snapshot; None when that
+    /// failed (snapshots are then off).
+    tools: tokio::sync::OnceCell<Option<Arc<SnapshotTools>>>,
+}
+
+/// The engine's initial memory (what a snapshot is the difference from)
+/// and the bytecode of [`RESUME_SOURCE`].
+struct SnapshotTools {
+    baseline: Box<[u8]>,
+    resume: Vec<u8>,
+    /// This process's page table, to compare only written pages
+    /// ([`snapshot::written_pages`]); without it every page is compared.
+    pagemap: Option<std::fs::File>,
 }
 
 impl Runtime {
@@ -412,8 +475,18 @@ impl Runtime {
             cache,
             outbound: None,
             guest_memory: GuestMemory::new(config.max_guest_memory_bytes),
+            snapshots: Arc::new(Snapshots {
+                budget: SnapshotBudget::new(config.snapshot_budget_bytes),
+                tools: tokio::sync::OnceCell::new(),
+            }),
             _ticker: ticker,
         })
+    }
+
+    /// Bytes the Functions' snapshots hold now, and the budget
+    /// ([`RuntimeConfig::snapshot_budget_bytes`]).
+    pub fn snapshot_memory(&self) -> (usize, usize) {
+        (self.snapshots.budget.used(), self.snapshots.budget.limit())
     }
 
     /// Bytes all sandboxes have grown their memory by now, and the bound
@@ -469,9 +542,12 @@ impl Runtime {
                 "not a Shoal Function module: it does not import the engine",
             )));
         }
+        let loads_apart = module.get_export(SNAPSHOT_EXPORT).is_some();
         Ok(FunctionModule {
             module,
             imports: imports.into(),
+            loads_apart,
+            snapshot: Arc::default(),
         })
     }
 
@@ -492,26 +568,40 @@ impl Runtime {
         // A queue holding this one request, closed behind it: the guest
         // serves it and is then told there is no more.
         let (deliveries, queue) = mpsc::channel(1);
-        let (reply, answer) = oneshot::channel();
+        let (reply, mut answer) = oneshot::channel();
         let delivery = Delivery {
             request,
             limits: limits.request(),
             reply,
+            load: false,
         };
         if deliveries.try_send(delivery).is_err() {
             return Invocation::failed(InvokeError::Instantiate("the request could not be queued".into()));
         }
         drop(deliveries);
-        self.sandbox_parts()
-            .run(
-                context.clone(),
-                function.clone(),
-                limits.memory_limit,
-                queue,
-                Shared::new(self.engine_image_bytes),
-            )
-            .await;
-        match answer.await {
+        let mut run = Box::pin(self.sandbox_parts().run(
+            context.clone(),
+            function.clone(),
+            limits.memory_limit,
+            queue,
+            Shared::new(self.engine_image_bytes),
+        ));
+        // The guest runs on this task until it answers; what is left (the
+        // guest returning, the store and its memory reset) finishes on a
+        // task of its own, after the caller has its answer.
+        let answered = tokio::select! {
+            biased;
+            answered = &mut answer => Some(answered),
+            () = &mut run => None,
+        };
+        let answered = match answered {
+            Some(answered) => {
+                tokio::spawn(run);
+                answered
+            }
+            None => answer.await,
+        };
+        match answered {
             Ok(Outcome::Served(invocation)) => invocation,
             Ok(Outcome::NotServed(_)) | Err(_) => {
                 Invocation::failed(InvokeError::Trap("the Function ended before taking its request".into()))
@@ -544,6 +634,55 @@ impl Runtime {
     /// [`RuntimeError::JsCompile`] with the engine's message when the source
     /// does not compile, [`RuntimeError::Engine`] when the engine traps.
     pub async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
+        self.sandbox_parts().compile_js(source).await
+    }
+
+    #[cfg(test)]
+    fn tool_state(&self) -> SandboxState {
+        self.sandbox_parts().tool_state()
+    }
+
+    fn sandbox_parts(&self) -> SandboxParts {
+        SandboxParts {
+            engine: self.engine.clone(),
+            js_engine: self.js_engine.clone(),
+            engine_image_bytes: self.engine_image_bytes,
+            outbound: self.outbound.clone(),
+            guest_memory: self.guest_memory.clone(),
+            snapshots: self.snapshots.clone(),
+        }
+    }
+}
+
+/// What a sandbox needs from the runtime, owned so a warm sandbox can run
+/// as its own task.
+struct SandboxParts {
+    engine: Engine,
+    js_engine: InstancePre<SandboxState>,
+    engine_image_bytes: usize,
+    outbound: Option<Arc<dyn Outbound>>,
+    guest_memory: Arc<GuestMemory>,
+    snapshots: Arc<Snapshots>,
+}
+
+impl SandboxParts {
+    /// The state of a store the runtime uses as a tool (compiling
+    /// JavaScript): no requests, no outbound calls, two minutes.
+    fn tool_state(&self) -> SandboxState {
+        let (_deliveries, queue) = mpsc::channel(1);
+        let shared = Shared::new(self.engine_image_bytes);
+        SandboxState {
+            wasi: WasiCtxBuilder::new().build_p1(),
+            limiter: SandboxLimiter::new(1 << 30, shared.memory_bytes.clone(), self.guest_memory.clone()),
+            deadline: Instant::now() + Duration::from_secs(120),
+            calls: host::HostCalls::new(None, FunctionKey::default(), OutboundLimits::default()),
+            serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
+            cpu: cpu::CpuTurn::new(CpuShare::default()),
+        }
+    }
+
+    /// See [`Runtime::compile_js`].
+    async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
         let mut store = Store::new(&self.engine, self.tool_state());
         bound(&mut store);
         let engine = self
@@ -589,41 +728,44 @@ impl Runtime {
         Ok(out)
     }
 
-    /// The state of a store the runtime uses as a tool (compiling
-    /// JavaScript): no requests, no outbound calls, two minutes.
-    fn tool_state(&self) -> SandboxState {
-        let (_deliveries, queue) = mpsc::channel(1);
-        let shared = Shared::new(self.engine_image_bytes);
-        SandboxState {
-            wasi: WasiCtxBuilder::new().build_p1(),
-            limiter: SandboxLimiter::new(1 << 30, shared.memory_bytes.clone(), self.guest_memory.clone()),
-            deadline: Instant::now() + Duration::from_secs(120),
-            calls: host::HostCalls::new(None, FunctionKey::default(), OutboundLimits::default()),
-            serving: Serving::new(queue, LogPipe::new(MAX_LOG_BYTES), shared),
-            cpu: cpu::CpuTurn::new(CpuShare::default()),
-        }
+    /// The engine's initial memory and the resume bytecode, made once per
+    /// runtime; None (snapshots off) if the engine cannot make them.
+    async fn snapshot_tools(&self) -> Option<Arc<SnapshotTools>> {
+        self.snapshots
+            .tools
+            .get_or_init(|| async {
+                let made = async {
+                    let resume = self.compile_js(RESUME_SOURCE.as_bytes()).await?;
+                    let mut store = Store::new(&self.engine, self.tool_state());
+                    bound(&mut store);
+                    let engine = self
+                        .js_engine
+                        .instantiate_async(&mut store)
+                        .await
+                        .map_err(RuntimeError::Engine)?;
+                    let memory = engine.get_memory(&mut store, "memory").ok_or_else(|| {
+                        RuntimeError::InvalidModule(wasmtime::Error::msg("the engine exports no memory"))
+                    })?;
+                    let baseline = memory.data(&store).into();
+                    let pagemap = std::fs::File::open("/proc/self/pagemap").ok();
+                    Ok::<_, RuntimeError>(SnapshotTools {
+                        baseline,
+                        resume,
+                        pagemap,
+                    })
+                };
+                match made.await {
+                    Ok(tools) => Some(Arc::new(tools)),
+                    Err(e) => {
+                        tracing::warn!(error = %causes(&e), "snapshots are off: the engine could not prepare them");
+                        None
+                    }
+                }
+            })
+            .await
+            .clone()
     }
 
-    fn sandbox_parts(&self) -> SandboxParts {
-        SandboxParts {
-            engine: self.engine.clone(),
-            js_engine: self.js_engine.clone(),
-            outbound: self.outbound.clone(),
-            guest_memory: self.guest_memory.clone(),
-        }
-    }
-}
-
-/// What a sandbox needs from the runtime, owned so a warm sandbox can run
-/// as its own task.
-struct SandboxParts {
-    engine: Engine,
-    js_engine: InstancePre<SandboxState>,
-    outbound: Option<Arc<dyn Outbound>>,
-    guest_memory: Arc<GuestMemory>,
-}
-
-impl SandboxParts {
     /// Instantiates `function` in a new store and runs it until it has
     /// served `queue` (the guest returns when the queue closes) or fails.
     async fn run(
@@ -672,32 +814,208 @@ impl SandboxParts {
         }
         bound(&mut store);
 
-        let entry = match self.instantiate(&mut store, &function).await {
-            Ok(instance) => instance.get_typed_func::<(), ()>(&mut store, "_start"),
+        // The first request decides how the sandbox starts: from the
+        // Function's snapshot, loading to take it, or evaluating the module
+        // with the request as before snapshots.
+        let load_head = match store.data_mut().serving.first().await {
+            None => {
+                store.data_mut().serving.finish(None, true);
+                return;
+            }
+            Some(first) if function.loads_apart && context.mounts.is_empty() && self.snapshots.budget.limit() > 0 => {
+                snapshot::load_head(&first.request.head)
+            }
+            Some(_) => None,
+        };
+        let tools = match load_head {
+            Some(_) => self.snapshot_tools().await,
+            None => None,
+        };
+        match (tools, load_head) {
+            (Some(tools), Some(load_head)) => match function.snapshot.start(&load_head) {
+                Start::Restore(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
+                Start::Load(ticket) => {
+                    let taken = self
+                        .start_loaded(&mut store, &function, &tools, load_head.clone(), started)
+                        .await;
+                    if let Some((snapshot, engine)) = taken {
+                        ticket.offer(load_head, snapshot);
+                        self.serve(&mut store, &engine, &tools).await;
+                    } else {
+                        ticket.offer(load_head, Err(SnapshotRefusal::NotPortable));
+                    }
+                }
+                Start::Evaluate => self.start_evaluated(&mut store, &function, started).await,
+            },
+            _ => self.start_evaluated(&mut store, &function, started).await,
+        }
+    }
+
+    /// Starts the sandbox the way it was before snapshots: the module's
+    /// `_start` evaluates the prelude and the module, which take the first
+    /// request and serve the queue.
+    async fn start_evaluated(&self, store: &mut Store<SandboxState>, function: &FunctionModule, started: Instant) {
+        let entry = match self.instantiate(store, function).await {
+            Ok((_, instance)) => instance.get_typed_func::<(), ()>(&mut *store, "_start"),
             Err(e) => Err(e),
         };
         let start = match entry {
             Ok(start) => start,
             Err(e) => {
-                let error = classify(e, &store);
+                let error = classify(e, store);
                 store.data_mut().serving.finish(Some(error), false);
                 return;
             }
         };
         store.data_mut().serving.set_instantiate_time(started.elapsed());
         let error = start
-            .call_async(&mut store, ())
+            .call_async(&mut *store, ())
             .await
             .err()
-            .map(|e| classify(e, &store));
+            .map(|e| classify(e, store));
         store.data_mut().serving.finish(error, true);
     }
 
+    /// Starts the sandbox from `snapshot`: the engine alone, its memory
+    /// as the snapshot has it, then the prelude's request loop.
+    async fn start_restored(
+        &self,
+        store: &mut Store<SandboxState>,
+        tools: &SnapshotTools,
+        snapshot: &Snapshot,
+        started: Instant,
+    ) {
+        let restored = async {
+            let engine = self.js_engine.instantiate_async(&mut *store).await?;
+            let memory = engine
+                .get_memory(&mut *store, "memory")
+                .ok_or_else(|| wasmtime::Error::msg("the engine exports no memory"))?;
+            let grow = snapshot.memory_bytes().saturating_sub(memory.data_size(&*store)) / WASM_PAGE_BYTES;
+            memory.grow(&mut *store, grow as u64)?;
+            snapshot.restore(memory.data_mut(&mut *store));
+            Ok::<_, wasmtime::Error>(engine)
+        };
+        match restored.await {
+            Ok(engine) => {
+                store.data_mut().serving.set_instantiate_time(started.elapsed());
+                self.serve(store, &engine, tools).await;
+            }
+            Err(e) => {
+                let error = classify(e, store);
+                store.data_mut().serving.finish(Some(error), false);
+            }
+        }
+    }
+
+    /// Loads the Function with a load-only delivery in front of the first
+    /// request. When it loaded, returns the engine instance (to serve from)
+    /// and the snapshot of its memory, or why there is none; when it did
+    /// not, the first request has the load's failure and the sandbox ended.
+    async fn start_loaded(
+        &self,
+        store: &mut Store<SandboxState>,
+        function: &FunctionModule,
+        tools: &SnapshotTools,
+        load_head: Bytes,
+        started: Instant,
+    ) -> Option<(Result<Snapshot, SnapshotRefusal>, Instance)> {
+        let instantiated = match self.instantiate(store, function).await {
+            Ok((engine, instance)) => instance
+                .get_typed_func::<(), ()>(&mut *store, "_start")
+                .map(|start| (engine, start)),
+            Err(e) => Err(e),
+        };
+        let (engine, start) = match instantiated {
+            Ok(parts) => parts,
+            Err(e) => {
+                let error = classify(e, store);
+                store.data_mut().serving.finish(Some(error), false);
+                return None;
+            }
+        };
+        store.data_mut().serving.set_instantiate_time(started.elapsed());
+        let serving = &mut store.data_mut().serving;
+        let limits = serving.first_limits()?;
+        let (reply, mut answer) = oneshot::channel();
+        serving.push_front(Delivery {
+            request: GuestRequest {
+                head: load_head.clone(),
+                body: Bytes::new(),
+            },
+            limits,
+            reply,
+            load: true,
+        });
+        let loading = Instant::now();
+        let loaded = start.call_async(&mut *store, ()).await;
+        store.data_mut().serving.set_load_time(loading.elapsed());
+        if let Err(e) = loaded {
+            let error = classify(e, store);
+            store
+                .data_mut()
+                .serving
+                .fail_load(Bytes::new(), Bytes::new(), Some(error));
+            return None;
+        }
+        store.data_mut().serving.forget_load();
+        // Unanswered: loaded, and all of its state is in its memory.
+        let portable = match answer.try_recv() {
+            Err(_) => true,
+            Ok(Outcome::Served(load)) if load.error.is_none() && response_status(&load.head) == Some(204) => false,
+            Ok(Outcome::Served(load)) => {
+                store.data_mut().serving.fail_load(load.head, load.body, load.error);
+                return None;
+            }
+            Ok(Outcome::NotServed(_)) => false,
+        };
+        let snapshot = if portable && !store.data().calls.made_calls() {
+            match engine.get_memory(&mut *store, "memory") {
+                Some(memory) => {
+                    let memory = memory.data(&*store);
+                    let written = tools
+                        .pagemap
+                        .as_ref()
+                        .and_then(|pagemap| snapshot::written_pages(pagemap, memory).ok());
+                    Snapshot::take(
+                        memory,
+                        &tools.baseline,
+                        written.as_deref(),
+                        load_head,
+                        &self.snapshots.budget,
+                    )
+                }
+                None => Err(SnapshotRefusal::NotPortable),
+            }
+        } else {
+            Err(SnapshotRefusal::NotPortable)
+        };
+        Some((snapshot, engine))
+    }
+
+    /// Serves the queue from a loaded engine: evaluates [`RESUME_SOURCE`],
+    /// which returns when the queue closes.
+    async fn serve(&self, store: &mut Store<SandboxState>, engine: &Instance, tools: &SnapshotTools) {
+        let resumed = async {
+            let realloc = engine.get_typed_func::<(u32, u32, u32, u32), u32>(&mut *store, "cabi_realloc")?;
+            let invoke = engine.get_typed_func::<(u32, u32, u32, u32, u32), ()>(&mut *store, "invoke")?;
+            let memory = engine
+                .get_memory(&mut *store, "memory")
+                .ok_or_else(|| wasmtime::Error::msg("the engine exports no memory"))?;
+            let len = u32::try_from(tools.resume.len())?;
+            let at = realloc.call_async(&mut *store, (0, 0, 1, len)).await?;
+            memory.write(&mut *store, at as usize, &tools.resume)?;
+            invoke.call_async(&mut *store, (at, len, 0, 0, 0)).await
+        };
+        let error = resumed.await.err().map(|e| classify(e, store));
+        store.data_mut().serving.finish(error, true);
+    }
+
+    /// The engine's instance and the Function's, linked.
     async fn instantiate(
         &self,
         store: &mut Store<SandboxState>,
         function: &FunctionModule,
-    ) -> wasmtime::Result<Instance> {
+    ) -> wasmtime::Result<(Instance, Instance)> {
         let js = self.js_engine.instantiate_async(&mut *store).await?;
         let mut externs: Vec<Extern> = Vec::with_capacity(function.imports.len());
         for name in function.imports.iter() {
@@ -706,8 +1024,16 @@ impl SandboxParts {
                 .ok_or_else(|| wasmtime::format_err!("engine export {name} missing"))?;
             externs.push(export);
         }
-        Instance::new_async(&mut *store, &function.module, &externs).await
+        let instance = Instance::new_async(&mut *store, &function.module, &externs).await?;
+        Ok((js, instance))
     }
+}
+
+/// The status of a response head, if it is one.
+fn response_status(head: &[u8]) -> Option<u16> {
+    shoal_envelope::from_json::<shoal_envelope::ResponseHead>(head)
+        .ok()
+        .map(|head| head.status)
 }
 
 /// What a sandbox's engine may import: WASI preview 1 and the host ABI

@@ -15,6 +15,7 @@
 //! current request gets the failure and nothing it did can reach another
 //! request, because the node only ever sends work to a live sandbox.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -53,6 +54,10 @@ pub(crate) struct Delivery {
     pub(crate) request: GuestRequest,
     pub(crate) limits: RequestLimits,
     pub(crate) reply: oneshot::Sender<Outcome>,
+    /// A load-only delivery (`"load": true`, [`crate::snapshot`]): its
+    /// answer is the load's outcome, and the console output stays for the
+    /// first request.
+    pub(crate) load: bool,
 }
 
 /// What became of a delivery.
@@ -71,15 +76,21 @@ struct Current {
     reply: oneshot::Sender<Outcome>,
     taken: Instant,
     max_response_bytes: usize,
+    load: bool,
 }
 
 /// The host-side state of a sandbox's request queue.
 pub(crate) struct Serving {
+    /// Deliveries the host put in front of the queue (a load-only delivery
+    /// and the request that made the sandbox start).
+    ahead: VecDeque<Delivery>,
     deliveries: Option<mpsc::Receiver<Delivery>>,
     current: Option<Current>,
     log: LogPipe,
     /// How long instantiation took, reported with the first request.
     instantiate_time: Option<Duration>,
+    /// How long a load-only delivery took, reported with the first request.
+    load_time: Option<Duration>,
     /// The timeout of the request being served (or last served).
     timeout: Duration,
     shared: Arc<Shared>,
@@ -88,10 +99,12 @@ pub(crate) struct Serving {
 impl Serving {
     pub(crate) fn new(deliveries: mpsc::Receiver<Delivery>, log: LogPipe, shared: Arc<Shared>) -> Self {
         Self {
+            ahead: VecDeque::new(),
             deliveries: Some(deliveries),
             current: None,
             log,
             instantiate_time: None,
+            load_time: None,
             timeout: Duration::ZERO,
             shared,
         }
@@ -103,6 +116,58 @@ impl Serving {
 
     pub(crate) fn set_instantiate_time(&mut self, time: Duration) {
         self.instantiate_time = Some(time);
+    }
+
+    /// The sandbox's first delivery, taken from the queue before the guest
+    /// starts (None when the queue closed empty).
+    pub(crate) async fn first(&mut self) -> Option<&Delivery> {
+        if self.ahead.is_empty() {
+            let delivery = self.deliveries.as_mut()?.recv().await?;
+            self.ahead.push_back(delivery);
+        }
+        self.ahead.front()
+    }
+
+    /// The limits of the first delivery waiting.
+    pub(crate) fn first_limits(&self) -> Option<RequestLimits> {
+        self.ahead.front().map(|delivery| delivery.limits)
+    }
+
+    /// The load-only delivery is done with, answered or not.
+    pub(crate) fn forget_load(&mut self) {
+        if self.current.as_ref().is_some_and(|current| current.load) {
+            self.current = None;
+        }
+    }
+
+    /// Puts `delivery` in front of every other.
+    pub(crate) fn push_front(&mut self, delivery: Delivery) {
+        self.ahead.push_front(delivery);
+    }
+
+    /// A load-only delivery was answered in `time` (the load failed, or its
+    /// state is not portable).
+    pub(crate) fn set_load_time(&mut self, time: Duration) {
+        self.load_time = Some(time);
+    }
+
+    /// Ends a sandbox whose load failed: the request that started it gets
+    /// `head`, `body` and `error` as the load produced them (a 500 "User
+    /// function not loaded", a timeout), with the load's console output,
+    /// as it would have without snapshots; later requests come back unserved.
+    pub(crate) fn fail_load(&mut self, head: Bytes, body: Bytes, error: Option<InvokeError>) {
+        self.current = None;
+        if let Some(first) = self.ahead.pop_front() {
+            let current = Current {
+                request: None,
+                reply: first.reply,
+                taken: Instant::now(),
+                max_response_bytes: first.limits.max_response_bytes,
+                load: false,
+            };
+            self.answer(current, head, body, error);
+        }
+        self.finish(None, true);
     }
 
     /// Ends the sandbox: the request in progress gets `error` (or, when the
@@ -117,11 +182,14 @@ impl Serving {
                 .unwrap_or_else(|| InvokeError::Trap("the Function ended without answering the request".into()));
             self.answer(current, Bytes::new(), Bytes::new(), Some(error));
         }
-        let Some(mut deliveries) = self.deliveries.take() else {
-            return;
-        };
-        deliveries.close();
-        while let Ok(delivery) = deliveries.try_recv() {
+        let mut queued: Vec<Delivery> = self.ahead.drain(..).filter(|d| !d.load).collect();
+        if let Some(mut deliveries) = self.deliveries.take() {
+            deliveries.close();
+            while let Ok(delivery) = deliveries.try_recv() {
+                queued.push(delivery);
+            }
+        }
+        for delivery in queued {
             let outcome = match (&error, started) {
                 (Some(e), false) => Outcome::Served(Invocation {
                     head: Bytes::new(),
@@ -129,6 +197,7 @@ impl Serving {
                     logs: Bytes::new(),
                     error: Some(e.clone()),
                     instantiate_time: self.instantiate_time.unwrap_or_default(),
+                    load_time: Duration::ZERO,
                     run_time: Duration::ZERO,
                 }),
                 _ => Outcome::NotServed(delivery.request),
@@ -138,6 +207,19 @@ impl Serving {
     }
 
     fn answer(&mut self, current: Current, head: Bytes, body: Bytes, error: Option<InvokeError>) {
+        if current.load {
+            // The load's outcome, read by the host; its output is the first
+            // request's.
+            let invocation = Invocation {
+                head,
+                body,
+                error,
+                run_time: current.taken.elapsed(),
+                ..Invocation::failed(InvokeError::NoSlot)
+            };
+            let _ = current.reply.send(Outcome::Served(invocation));
+            return;
+        }
         self.shared.served.fetch_add(1, Ordering::Relaxed);
         let invocation = Invocation {
             head,
@@ -145,6 +227,7 @@ impl Serving {
             logs: self.log.take(),
             error,
             instantiate_time: self.instantiate_time.take().unwrap_or_default(),
+            load_time: self.load_time.take().unwrap_or_default(),
             run_time: current.taken.elapsed(),
         };
         // The caller may have gone (its connection closed); nothing to do.
@@ -214,7 +297,12 @@ impl Sandbox {
             return Err(request);
         };
         let (reply, mut answer) = oneshot::channel();
-        let delivery = Delivery { request, limits, reply };
+        let delivery = Delivery {
+            request,
+            limits,
+            reply,
+            load: false,
+        };
         if let Err(refused) = self.deliveries.try_send(delivery) {
             let delivery = match refused {
                 mpsc::error::TrySendError::Full(delivery) | mpsc::error::TrySendError::Closed(delivery) => delivery,
@@ -360,18 +448,29 @@ pub(crate) fn add_to_linker(linker: &mut Linker<SandboxState>) -> wasmtime::Resu
                     let error = InvokeError::Trap("the Function asked for a request without answering one".into());
                     serving.answer(current, Bytes::new(), Bytes::new(), Some(error));
                 }
-                let Some(mut deliveries) = serving.deliveries.take() else {
-                    return Ok(0);
+                let delivery = match serving.ahead.pop_front() {
+                    Some(delivery) => Some(delivery),
+                    None => {
+                        let Some(mut deliveries) = serving.deliveries.take() else {
+                            return Ok(0);
+                        };
+                        let delivery = deliveries.recv().await;
+                        caller.data_mut().serving.deliveries = Some(deliveries);
+                        delivery
+                    }
                 };
-                let delivery = deliveries.recv().await;
-                let state = caller.data_mut();
-                state.serving.deliveries = Some(deliveries);
                 let Some(delivery) = delivery else {
                     // Retired: a moment to return, whatever the last
                     // request's deadline was.
-                    state.deadline = Instant::now() + RETIRE_GRACE;
+                    caller.data_mut().deadline = Instant::now() + RETIRE_GRACE;
+                    // Whoever waits for the last answer gets it now: the
+                    // guest's return and the store's teardown need not
+                    // delay it (`Runtime::invoke_with` moves them to a task
+                    // of their own).
+                    tokio::task::yield_now().await;
                     return Ok(0);
                 };
+                let state = caller.data_mut();
                 let (Ok(head_len), Ok(body_len)) = (
                     u32::try_from(delivery.request.head.len()),
                     u32::try_from(delivery.request.body.len()),
@@ -392,6 +491,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<SandboxState>) -> wasmtime::Resu
                     reply: delivery.reply,
                     taken: Instant::now(),
                     max_response_bytes: delivery.limits.max_response_bytes,
+                    load: delivery.load,
                 });
                 write_guest(&mut caller, out, &sizes)?;
                 Ok(1)

@@ -137,6 +137,11 @@ pub struct NodeArgs {
     /// the engine's image they share.
     #[arg(long, env = "SHOAL_WARM_BUDGET_MB", default_value_t = WarmConfig::default().memory_budget >> 20)]
     pub warm_budget_mb: usize,
+    /// Memory the Functions' snapshots (each one's memory right after its
+    /// module loaded, which fresh sandboxes start from) may hold, in MB;
+    /// 0 turns snapshots off.
+    #[arg(long, env = "SHOAL_SNAPSHOT_BUDGET_MB", default_value_t = shoal_runtime::DEFAULT_SNAPSHOT_BUDGET >> 20)]
+    pub snapshot_budget_mb: usize,
 }
 
 impl NodeArgs {
@@ -179,6 +184,7 @@ pub fn runtime(args: &NodeArgs, placement: Placement) -> anyhow::Result<Arc<Runt
         pool_slots: args.pool_slots,
         cache_dir,
         max_guest_memory_bytes,
+        snapshot_budget_bytes: args.snapshot_budget_mb.saturating_mul(1 << 20),
         ..RuntimeConfig::default()
     };
     let outbound = HttpOutbound::new(outbound_config(args, placement)?).context("setting up outbound HTTP")?;

@@ -528,6 +528,32 @@ fn the_compat_corpus_answers_as_it_does_under_node() {
     );
 }
 
+/// The same corpus with a fresh sandbox per request (tests/compat, run-all.js
+/// --fresh): every sandbox after the first starts from the Function's
+/// snapshot and must answer exactly as Shoal does when it evaluates every
+/// fresh sandbox anew (snapshots off), in every case, stateful ones too.
+#[test]
+fn the_compat_corpus_answers_the_same_from_snapshots_as_evaluated_anew() {
+    let out = Command::new("node")
+        .arg(workspace_root().join("tests/compat/harness/run-all.js"))
+        .args(["--shoal", env!("CARGO_BIN_EXE_shoal"), "--fresh"])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .output()
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("=== ") || l.starts_with("--- ") || l.contains(" passed, "))
+        .collect();
+    println!("{}", report.join("\n"));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        report.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The npm load test's CI subset (tests/npm-load/ci.json: some 25 of the most
 /// depended-upon pure-JavaScript packages, CommonJS and ESM-only, most with a
 /// README smoke call), each loaded by a generated Function under real Node and

@@ -1,0 +1,609 @@
+//! Snapshots of loaded Functions: a sandbox's memory right after the
+//! prelude and the Function's module top level ran, kept so that later
+//! sandboxes of the Function start from it instead of evaluating both again.
+//!
+//! A snapshot is the 4 KiB pages of the engine's linear memory that differ
+//! from the engine's own initial memory (the copy-on-write image every
+//! sandbox starts from), and the memory's size. Restoring one is
+//! instantiating the engine (copy-on-write, microseconds) and writing
+//! those pages back: a hello world's is 78 pages. The rest of a sandbox's
+//! state is the same in every sandbox of the engine: the engine's only
+//! mutable global is its shadow stack pointer, back at its initial value
+//! once the load returns, and its tables never change (both checked against
+//! the committed engine by this module's tests).
+//!
+//! What a snapshot holds is decided with the guest: the host sends a
+//! load-only first delivery (the Function's identity and environment, no
+//! request), the prelude loads the module and returns, and answers that
+//! delivery only when its state cannot be carried to another sandbox
+//! (pending timers or host calls). A snapshot is used only for exactly the
+//! load head it was taken with, so a Function's environment at load is the
+//! one its snapshot saw.
+//!
+//! This module owns the pages and the budget; when to take or restore one
+//! is [`crate::SandboxParts`]'s.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+
+use bytes::Bytes;
+
+/// The granularity a snapshot records changes at (the host's page size).
+pub(crate) const SNAPSHOT_PAGE: usize = 4096;
+
+/// Head fields that describe one request rather than the Function: a load
+/// head leaves them out.
+const REQUEST_FIELDS: [&str; 4] = ["method", "path", "query", "headers"];
+
+/// The head of a load-only delivery for a sandbox whose first request has
+/// `first_head`: the same JSON without the request's own fields, marked
+/// `"load": true`. None when the first request is not one a snapshot may
+/// start from (the build's probe, or a head that is not a JSON object).
+pub(crate) fn load_head(first_head: &[u8]) -> Option<Bytes> {
+    let serde_json::Value::Object(mut head) = serde_json::from_slice(first_head).ok()? else {
+        return None;
+    };
+    if head.contains_key("probe") {
+        return None;
+    }
+    for field in REQUEST_FIELDS {
+        head.remove(field);
+    }
+    head.insert("load".into(), serde_json::Value::Bool(true));
+    serde_json::to_vec(&head).ok().map(Bytes::from)
+}
+
+/// Bytes all snapshots of a runtime may hold. When a new snapshot does
+/// not fit, snapshots not restored lately make room: a clock sweep over
+/// the Functions holding one, each restore setting its slot's reference
+/// bit (the second-chance approximation of least recently used, at a
+/// constant cost per eviction).
+pub(crate) struct SnapshotBudget {
+    used: AtomicUsize,
+    limit: usize,
+    clock: Mutex<Clock>,
+}
+
+/// The Functions holding a snapshot, and where the sweep stands.
+#[derive(Default)]
+struct Clock {
+    slots: Vec<Weak<SnapshotSlot>>,
+    hand: usize,
+}
+
+impl SnapshotBudget {
+    pub(crate) fn new(limit: usize) -> Arc<Self> {
+        Arc::new(Self {
+            used: AtomicUsize::new(0),
+            limit,
+            clock: Mutex::new(Clock::default()),
+        })
+    }
+
+    /// Reserves `bytes`, evicting snapshots not restored lately until they
+    /// fit; false when they cannot.
+    fn reserve_evicting(&self, bytes: usize) -> bool {
+        if bytes > self.limit {
+            return false;
+        }
+        loop {
+            if self.reserve(bytes) {
+                return true;
+            }
+            if !self.evict_one() {
+                return false;
+            }
+        }
+    }
+
+    /// Drops one snapshot, passing over (and clearing) those restored since
+    /// the sweep last came by; false when none is left to drop.
+    fn evict_one(&self) -> bool {
+        let mut clock = self.clock.lock().unwrap_or_else(PoisonError::into_inner);
+        // Twice round: the first pass may only clear reference bits.
+        let mut steps = clock.slots.len().saturating_mul(2);
+        while steps > 0 && !clock.slots.is_empty() {
+            steps -= 1;
+            if clock.hand >= clock.slots.len() {
+                clock.hand = 0;
+            }
+            let hand = clock.hand;
+            let Some(slot) = clock.slots[hand].upgrade() else {
+                clock.slots.swap_remove(hand);
+                continue;
+            };
+            if slot.referenced.swap(false, Ordering::AcqRel) {
+                clock.hand += 1;
+                continue;
+            }
+            clock.slots.swap_remove(hand);
+            if slot.evict() {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn register(&self, slot: Weak<SnapshotSlot>) {
+        self.clock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .slots
+            .push(slot);
+    }
+
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    pub(crate) fn used(&self) -> usize {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    fn reserve(&self, bytes: usize) -> bool {
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |used| {
+                used.checked_add(bytes).filter(|total| *total <= self.limit)
+            })
+            .is_ok()
+    }
+
+    fn release(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::AcqRel);
+    }
+}
+
+/// A loaded Function's memory, as pages that differ from the engine's.
+pub(crate) struct Snapshot {
+    /// The load head it was taken with.
+    load_head: Bytes,
+    /// The linear memory's size, in bytes.
+    memory_bytes: usize,
+    /// Indexes of the pages that differ, ascending.
+    pages: Vec<u32>,
+    /// Their contents, [`SNAPSHOT_PAGE`] bytes each, in `pages` order.
+    data: Box<[u8]>,
+    budget: Arc<SnapshotBudget>,
+}
+
+impl Snapshot {
+    /// The pages of `memory` that differ from `baseline` (the engine's
+    /// initial memory; past its end, from zeros), if `budget` has room.
+    /// `written`, where known, says which pages the process may have
+    /// written ([`written_pages`]); only those are compared.
+    pub(crate) fn take(
+        memory: &[u8],
+        baseline: &[u8],
+        written: Option<&[bool]>,
+        load_head: Bytes,
+        budget: &Arc<SnapshotBudget>,
+    ) -> Result<Self, SnapshotRefusal> {
+        let zeros = [0u8; SNAPSHOT_PAGE];
+        let mut pages = Vec::new();
+        for (index, page) in memory.chunks(SNAPSHOT_PAGE).enumerate() {
+            if written.is_some_and(|written| !written.get(index).copied().unwrap_or(true)) {
+                continue;
+            }
+            let at = index * SNAPSHOT_PAGE;
+            let before = baseline.get(at..at + page.len()).unwrap_or(&zeros[..page.len()]);
+            if page != before {
+                pages.push(u32::try_from(index).map_err(|_| SnapshotRefusal::TooLarge)?);
+            }
+        }
+        let size = pages.len() * SNAPSHOT_PAGE;
+        if !budget.reserve_evicting(size) {
+            return Err(SnapshotRefusal::OverBudget);
+        }
+        let mut data = Vec::with_capacity(size);
+        for &index in &pages {
+            let at = index as usize * SNAPSHOT_PAGE;
+            let page = &memory[at..(at + SNAPSHOT_PAGE).min(memory.len())];
+            data.extend_from_slice(page);
+            data.resize(data.len() + (SNAPSHOT_PAGE - page.len()), 0);
+        }
+        Ok(Self {
+            load_head,
+            memory_bytes: memory.len(),
+            pages,
+            data: data.into_boxed_slice(),
+            budget: budget.clone(),
+        })
+    }
+
+    /// The linear memory's size the snapshot needs, in bytes.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.memory_bytes
+    }
+
+    /// Writes the snapshot's pages into `memory`: a fresh instance of the
+    /// engine already grown to [`Self::memory_bytes`].
+    pub(crate) fn restore(&self, memory: &mut [u8]) {
+        for (&index, page) in self.pages.iter().zip(self.data.chunks(SNAPSHOT_PAGE)) {
+            let at = index as usize * SNAPSHOT_PAGE;
+            let end = (at + SNAPSHOT_PAGE).min(memory.len());
+            if let (Some(target), Some(source)) = (memory.get_mut(at..end), page.get(..end.saturating_sub(at))) {
+                target.copy_from_slice(source);
+            }
+        }
+    }
+
+    /// Bytes the snapshot holds.
+    pub(crate) fn size_bytes(&self) -> usize {
+        self.data.len()
+    }
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        self.budget.release(self.data.len());
+    }
+}
+
+/// Which 4 KiB pages of `memory` (a mapping of this process) may differ
+/// from what they were mapped from, by the kernel's page table
+/// (`/proc/self/pagemap`): a page the process wrote is a private
+/// anonymous copy, present or swapped. A page still backed by the engine's
+/// copy-on-write image, or never touched, is not. Comparing only those
+/// takes a hello world's snapshot in a tenth of the time of comparing all
+/// 19 MB. Pages the pool reset in place after an earlier sandbox are
+/// anonymous too: they are compared and found equal.
+///
+/// # Errors
+///
+/// The page table cannot be read (no procfs): compare everything.
+pub(crate) fn written_pages(pagemap: &std::fs::File, memory: &[u8]) -> std::io::Result<Vec<bool>> {
+    use std::os::unix::fs::FileExt;
+    const PRESENT: u64 = 1 << 63;
+    const SWAPPED: u64 = 1 << 62;
+    const FILE_OR_SHARED: u64 = 1 << 61;
+    const ENTRIES_PER_READ: usize = 4096;
+    let start = memory.as_ptr() as usize;
+    if !start.is_multiple_of(SNAPSHOT_PAGE) {
+        return Err(std::io::Error::other("the memory is not page-aligned"));
+    }
+    let pages = memory.len().div_ceil(SNAPSHOT_PAGE);
+    let mut written = Vec::with_capacity(pages);
+    let mut buffer = vec![0u8; ENTRIES_PER_READ * 8];
+    while written.len() < pages {
+        let count = (pages - written.len()).min(ENTRIES_PER_READ);
+        let offset = (start / SNAPSHOT_PAGE + written.len()) as u64 * 8;
+        let chunk = &mut buffer[..count * 8];
+        pagemap.read_exact_at(chunk, offset)?;
+        for entry in chunk.chunks_exact(8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(entry);
+            let entry = u64::from_le_bytes(word);
+            written.push((entry & PRESENT != 0 && entry & FILE_OR_SHARED == 0) || entry & SWAPPED != 0);
+        }
+    }
+    Ok(written)
+}
+
+/// Why a loaded sandbox was not kept as a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SnapshotRefusal {
+    /// The runtime's snapshot budget is spent.
+    OverBudget,
+    /// The memory has more pages than a snapshot can number.
+    TooLarge,
+    /// The load left state that lives outside the memory (a timer, an
+    /// outbound call or connection) or failed.
+    NotPortable,
+}
+
+/// What a Function version's sandboxes do at their start.
+pub(crate) enum Start {
+    /// Restore this snapshot and serve.
+    Restore(Arc<Snapshot>),
+    /// Load the Function with a load-only delivery and offer the result as
+    /// the snapshot ([`LoadTicket::offer`]).
+    Load(LoadTicket),
+    /// Evaluate the module with the first request, as without snapshots.
+    Evaluate,
+}
+
+enum SlotState {
+    Empty,
+    /// A sandbox is loading to take the snapshot.
+    Loading,
+    Taken(Arc<Snapshot>),
+    /// Loading with this head left no snapshot; not tried again for it.
+    Refused(Bytes),
+}
+
+/// The snapshot of one Function version (shared by the clones of its
+/// [`crate::FunctionModule`], dropped with the last of them).
+pub(crate) struct SnapshotSlot {
+    state: Mutex<SlotState>,
+    /// Restored since the budget's sweep last passed ([`SnapshotBudget`]).
+    referenced: AtomicBool,
+}
+
+impl Default for SnapshotSlot {
+    fn default() -> Self {
+        Self {
+            state: Mutex::new(SlotState::Empty),
+            referenced: AtomicBool::new(false),
+        }
+    }
+}
+
+impl SnapshotSlot {
+    /// How a sandbox loading with `load_head` starts. One sandbox at a time
+    /// loads to take the snapshot; the others meanwhile evaluate.
+    pub(crate) fn start(self: &Arc<Self>, load_head: &[u8]) -> Start {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match &*state {
+            SlotState::Taken(snapshot) if snapshot.load_head == load_head => {
+                self.referenced.store(true, Ordering::Release);
+                Start::Restore(snapshot.clone())
+            }
+            SlotState::Refused(head) if head == load_head => Start::Evaluate,
+            SlotState::Loading => Start::Evaluate,
+            // Empty, or a snapshot (or refusal) of another environment.
+            _ => {
+                *state = SlotState::Loading;
+                Start::Load(LoadTicket {
+                    slot: Some(self.clone()),
+                })
+            }
+        }
+    }
+
+    /// Drops the slot's snapshot (the next sandbox takes one again); false
+    /// when it held none.
+    fn evict(&self) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if matches!(*state, SlotState::Taken(_)) {
+            *state = SlotState::Empty;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Bytes the slot's snapshot holds.
+    pub(crate) fn size_bytes(&self) -> usize {
+        match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
+            SlotState::Taken(snapshot) => snapshot.size_bytes(),
+            _ => 0,
+        }
+    }
+}
+
+/// The right to take a Function's snapshot. Dropped without an offer (the
+/// loading sandbox was dropped half-way), it lets the next sandbox try.
+pub(crate) struct LoadTicket {
+    slot: Option<Arc<SnapshotSlot>>,
+}
+
+impl LoadTicket {
+    /// The outcome of the load: the snapshot, or why there is none.
+    pub(crate) fn offer(mut self, load_head: Bytes, snapshot: Result<Snapshot, SnapshotRefusal>) {
+        let Some(slot) = self.slot.take() else {
+            return;
+        };
+        let budget = match snapshot {
+            Ok(snapshot) => {
+                let budget = snapshot.budget.clone();
+                *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Taken(Arc::new(snapshot));
+                Some(budget)
+            }
+            // Another Function's snapshot may be dropped later: this one
+            // tries again then.
+            Err(SnapshotRefusal::OverBudget) => {
+                *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Empty;
+                None
+            }
+            Err(refusal) => {
+                tracing::debug!(?refusal, "no snapshot of this Function");
+                *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Refused(load_head);
+                None
+            }
+        };
+        if let Some(budget) = budget {
+            budget.register(Arc::downgrade(&slot));
+        }
+    }
+}
+
+impl Drop for LoadTicket {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            let mut state = slot.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if matches!(*state, SlotState::Loading) {
+                *state = SlotState::Empty;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_load_head_keeps_the_function_and_its_env_and_drops_the_request() {
+        let head = br#"{"v":1,"method":"POST","path":"/x","query":"a=1","headers":[["a","b"]],"function":{"name":"f"},"env":{"K":"V"}}"#;
+        let load = load_head(head).expect("a load head");
+        let parsed: serde_json::Value = serde_json::from_slice(&load).expect("JSON");
+        assert_eq!(
+            parsed,
+            serde_json::json!({"v": 1, "function": {"name": "f"}, "env": {"K": "V"}, "load": true})
+        );
+        assert_eq!(load_head(br#"{"v":1,"probe":true}"#), None, "the build's probe");
+        assert_eq!(load_head(b"[1]"), None);
+    }
+
+    #[test]
+    fn a_snapshot_holds_the_changed_pages_and_restores_them() {
+        let baseline = vec![7u8; 4 * SNAPSHOT_PAGE];
+        let mut memory = baseline.clone();
+        memory[SNAPSHOT_PAGE + 5] = 1;
+        memory.extend(std::iter::repeat_n(0u8, SNAPSHOT_PAGE));
+        memory.extend(std::iter::repeat_n(3u8, SNAPSHOT_PAGE));
+        let budget = SnapshotBudget::new(1 << 20);
+        let snapshot = Snapshot::take(&memory, &baseline, None, Bytes::new(), &budget).expect("a snapshot");
+        assert_eq!(
+            snapshot.size_bytes(),
+            2 * SNAPSHOT_PAGE,
+            "one changed page and one grown non-zero page"
+        );
+        assert_eq!(budget.used(), 2 * SNAPSHOT_PAGE);
+        let mut restored = baseline.clone();
+        restored.resize(snapshot.memory_bytes(), 0);
+        snapshot.restore(&mut restored);
+        assert_eq!(restored, memory);
+        drop(snapshot);
+        assert_eq!(budget.used(), 0, "a dropped snapshot gives its bytes back");
+
+        let small = SnapshotBudget::new(SNAPSHOT_PAGE);
+        assert!(matches!(
+            Snapshot::take(&memory, &baseline, None, Bytes::new(), &small),
+            Err(SnapshotRefusal::OverBudget)
+        ));
+    }
+
+    /// What makes memory alone a sandbox's state: the engine's only mutable
+    /// global is its shadow stack pointer (back where it started when a
+    /// call returns), and nothing changes its tables or drops its segments.
+    #[test]
+    fn the_engine_keeps_all_of_its_state_in_its_memory() {
+        use wasmparser::{Operator, Payload};
+        let mut mutable_globals = 0;
+        let mut bodies = 0;
+        let mut changes = Vec::new();
+        for payload in wasmparser::Parser::new(0).parse_all(shoal_engine::ENGINE_WASM) {
+            match payload.expect("the engine parses") {
+                Payload::GlobalSection(globals) => {
+                    for global in globals {
+                        if global.expect("a global").ty.mutable {
+                            mutable_globals += 1;
+                        }
+                    }
+                }
+                Payload::ImportSection(imports) => {
+                    for import in imports.into_imports() {
+                        let import = import.expect("an import");
+                        assert!(
+                            matches!(import.ty, wasmparser::TypeRef::Func(_)),
+                            "the engine imports only functions, not {}::{}",
+                            import.module,
+                            import.name
+                        );
+                    }
+                }
+                Payload::CodeSectionEntry(body) => {
+                    bodies += 1;
+                    let mut reader = body.get_operators_reader().expect("a body");
+                    while !reader.eof() {
+                        let op = reader.read().expect("an operator");
+                        if matches!(
+                            op,
+                            Operator::TableGrow { .. }
+                                | Operator::TableSet { .. }
+                                | Operator::TableFill { .. }
+                                | Operator::TableCopy { .. }
+                                | Operator::TableInit { .. }
+                                | Operator::ElemDrop { .. }
+                                | Operator::DataDrop { .. }
+                                | Operator::MemoryInit { .. }
+                        ) {
+                            changes.push(format!("{op:?}"));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(bodies > 1000, "read the engine's {bodies} functions");
+        assert_eq!(mutable_globals, 1, "the shadow stack pointer alone");
+        assert_eq!(
+            changes,
+            Vec::<String>::new(),
+            "instructions that change state outside memory"
+        );
+    }
+
+    #[test]
+    fn a_full_budget_drops_the_snapshot_not_restored_lately() {
+        let page = |fill: u8| vec![fill; SNAPSHOT_PAGE];
+        let budget = SnapshotBudget::new(2 * SNAPSHOT_PAGE);
+        let slots: Vec<Arc<SnapshotSlot>> = (0..3).map(|_| Arc::new(SnapshotSlot::default())).collect();
+        let take = |i: usize| {
+            let Start::Load(ticket) = slots[i].start(b"A") else {
+                panic!("slot {i} loads");
+            };
+            let snapshot = Snapshot::take(&page(1), &page(0), None, Bytes::from_static(b"A"), &budget);
+            ticket.offer(Bytes::from_static(b"A"), snapshot);
+        };
+        take(0);
+        take(1);
+        assert!(
+            matches!(slots[0].start(b"A"), Start::Restore(_)),
+            "0 is restored: referenced"
+        );
+        take(2);
+        assert_eq!(budget.used(), 2 * SNAPSHOT_PAGE);
+        assert!(matches!(slots[1].start(b"A"), Start::Load(_)), "1 made room");
+        assert!(matches!(slots[0].start(b"A"), Start::Restore(_)));
+        assert!(matches!(slots[2].start(b"A"), Start::Restore(_)));
+    }
+
+    #[test]
+    fn the_page_table_tells_written_pages_from_untouched_ones() {
+        let pagemap = std::fs::File::open("/proc/self/pagemap").expect("procfs");
+        let pages = 64;
+        // A fresh anonymous mapping: nothing is present until written.
+        let mapping = unsafe {
+            rustix::mm::mmap_anonymous(
+                std::ptr::null_mut(),
+                pages * SNAPSHOT_PAGE,
+                rustix::mm::ProtFlags::READ | rustix::mm::ProtFlags::WRITE,
+                rustix::mm::MapFlags::PRIVATE,
+            )
+        }
+        .expect("mmap");
+        // SAFETY: the mapping is ours, readable and writable, and unmapped below.
+        let memory = unsafe { std::slice::from_raw_parts_mut(mapping.cast::<u8>(), pages * SNAPSHOT_PAGE) };
+        memory[3 * SNAPSHOT_PAGE + 17] = 1;
+        memory[40 * SNAPSHOT_PAGE] = 2;
+        let written = written_pages(&pagemap, memory).expect("the page table");
+        let indexes: Vec<usize> = (0..pages).filter(|&i| written[i]).collect();
+        assert_eq!(indexes, [3, 40]);
+        // SAFETY: as above; nothing refers to the mapping any more.
+        unsafe { rustix::mm::munmap(mapping, pages * SNAPSHOT_PAGE) }.expect("munmap");
+    }
+
+    #[test]
+    fn one_sandbox_loads_and_a_snapshot_serves_only_its_own_load_head() {
+        let slot = Arc::new(SnapshotSlot::default());
+        let Start::Load(ticket) = slot.start(b"A") else {
+            panic!("the first sandbox loads");
+        };
+        assert!(
+            matches!(slot.start(b"A"), Start::Evaluate),
+            "another evaluates meanwhile"
+        );
+        drop(ticket);
+        let Start::Load(ticket) = slot.start(b"A") else {
+            panic!("a dropped load lets the next sandbox load");
+        };
+        let budget = SnapshotBudget::new(1 << 20);
+        let snapshot = Snapshot::take(
+            &[1u8; SNAPSHOT_PAGE],
+            &[0u8; SNAPSHOT_PAGE],
+            None,
+            Bytes::from_static(b"A"),
+            &budget,
+        );
+        ticket.offer(Bytes::from_static(b"A"), snapshot);
+        assert!(matches!(slot.start(b"A"), Start::Restore(_)));
+        let Start::Load(ticket) = slot.start(b"B") else {
+            panic!("another env loads anew");
+        };
+        ticket.offer(Bytes::from_static(b"B"), Err(SnapshotRefusal::NotPortable));
+        assert!(matches!(slot.start(b"B"), Start::Evaluate));
+        assert!(matches!(slot.start(b"A"), Start::Load(_)), "A's snapshot was replaced");
+    }
+}
