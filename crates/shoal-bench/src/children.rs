@@ -26,6 +26,8 @@ pub struct Variant {
     pub keep_resident: bool,
     /// Warm sandboxes for Functions in use (off: a fresh one per request).
     pub warm: bool,
+    /// Snapshots of loaded Functions (off: fresh sandboxes evaluate).
+    pub snapshots: bool,
 }
 
 impl Default for Variant {
@@ -35,6 +37,7 @@ impl Default for Variant {
             cow: true,
             keep_resident: true,
             warm: true,
+            snapshots: true,
         }
     }
 }
@@ -63,7 +66,8 @@ impl Child {
             .arg(format!("--pooling={}", variant.pooling))
             .arg(format!("--cow={}", variant.cow))
             .arg(format!("--keep-resident={}", variant.keep_resident))
-            .arg(format!("--warm={}", variant.warm));
+            .arg(format!("--warm={}", variant.warm))
+            .arg(format!("--snapshots={}", variant.snapshots));
         Self::spawn(cmd, Some(cache))
     }
 
@@ -136,6 +140,8 @@ pub struct ServeNodeArgs {
     keep_resident: bool,
     #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
     warm: bool,
+    #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
+    snapshots: bool,
 }
 
 /// Child entry point: registers the Functions (not loaded: the first
@@ -148,6 +154,11 @@ pub async fn serve_node(args: ServeNodeArgs) -> anyhow::Result<()> {
         cache_dir: Some(args.cache_dir),
         keep_resident_bytes: if args.keep_resident {
             RuntimeConfig::default().keep_resident_bytes
+        } else {
+            0
+        },
+        snapshot_budget_bytes: if args.snapshots {
+            RuntimeConfig::default().snapshot_budget_bytes
         } else {
             0
         },

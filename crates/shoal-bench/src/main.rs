@@ -224,6 +224,16 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 ..Default::default()
             },
         ),
+        (
+            "dynamic, a fresh sandbox per request, snapshots off (each evaluates the module)",
+            &dynamic_dir,
+            100,
+            children::Variant {
+                warm: false,
+                snapshots: false,
+                ..Default::default()
+            },
+        ),
     ] {
         let node = children::Child::node(dir, count, variant).await?;
         report

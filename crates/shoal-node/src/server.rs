@@ -537,9 +537,10 @@ impl Node {
         // while idle sandboxes are left (trying once answered 503 to 0.25 %
         // of random traffic over 1,000 Functions at c=64).
         let mut reclaimed = 0;
+        // Or a fresh sandbox that has answered is still being torn down.
         while matches!(run.error, Some(InvokeError::NoSlot))
             && reclaimed < MAX_SLOT_RECLAIMS
-            && self.table.warm_budget().reclaim_one().await
+            && (self.table.warm_budget().reclaim_one().await || self.table.runtime().teardown_ended().await)
         {
             reclaimed += 1;
             tracing::debug!(function = %entry.key, reclaimed, "no free sandbox slot; reclaimed one from an idle warm sandbox");

@@ -391,8 +391,21 @@ pub struct Runtime {
     outbound: Option<Arc<dyn Outbound>>,
     guest_memory: Arc<GuestMemory>,
     snapshots: Arc<Snapshots>,
+    teardowns: Arc<Teardowns>,
     _ticker: EpochTicker,
 }
+
+/// Fresh sandboxes that answered and are still returning and being torn
+/// down, on tasks of their own.
+#[derive(Default)]
+struct Teardowns {
+    running: std::sync::atomic::AtomicUsize,
+    ended: tokio::sync::Notify,
+}
+
+/// How many teardowns a request finding no free slot waits for before it
+/// gives up ([`InvokeError::NoSlot`]).
+const MAX_TEARDOWN_WAITS: usize = 64;
 
 /// What taking and restoring snapshots needs, shared by every sandbox.
 struct Snapshots {
@@ -479,6 +492,7 @@ impl Runtime {
                 budget: SnapshotBudget::new(config.snapshot_budget_bytes),
                 tools: tokio::sync::OnceCell::new(),
             }),
+            teardowns: Arc::default(),
             _ticker: ticker,
         })
     }
@@ -565,6 +579,39 @@ impl Runtime {
         request: GuestRequest,
         limits: InvokeLimits,
     ) -> Invocation {
+        let mut invocation = self.invoke_once(context, function, request.clone(), limits).await;
+        // Fresh sandboxes that answered hold their slots until their
+        // teardown ends: a request finding no slot waits for those rather
+        // than failing.
+        let mut waits = 0;
+        while matches!(invocation.error, Some(InvokeError::NoSlot))
+            && waits < MAX_TEARDOWN_WAITS
+            && self.teardown_ended().await
+        {
+            waits += 1;
+            invocation = self.invoke_once(context, function, request.clone(), limits).await;
+        }
+        invocation
+    }
+
+    /// Waits until a fresh sandbox that has answered finishes its teardown
+    /// and gives its pool slot back; false at once when none is running.
+    pub async fn teardown_ended(&self) -> bool {
+        let ended = self.teardowns.ended.notified();
+        if self.teardowns.running.load(std::sync::atomic::Ordering::Acquire) == 0 {
+            return false;
+        }
+        ended.await;
+        true
+    }
+
+    async fn invoke_once(
+        &self,
+        context: &InvokeContext,
+        function: &FunctionModule,
+        request: GuestRequest,
+        limits: InvokeLimits,
+    ) -> Invocation {
         // A queue holding this one request, closed behind it: the guest
         // serves it and is then told there is no more.
         let (deliveries, queue) = mpsc::channel(1);
@@ -596,7 +643,13 @@ impl Runtime {
         };
         let answered = match answered {
             Some(answered) => {
-                tokio::spawn(run);
+                let teardowns = self.teardowns.clone();
+                teardowns.running.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+                tokio::spawn(async move {
+                    run.await;
+                    teardowns.running.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+                    teardowns.ended.notify_waiters();
+                });
                 answered
             }
             None => answer.await,
@@ -832,7 +885,7 @@ impl SandboxParts {
             None => None,
         };
         match (tools, load_head) {
-            (Some(tools), Some(load_head)) => match function.snapshot.start(&load_head) {
+            (Some(tools), Some(load_head)) => match function.snapshot.start(&load_head, &self.snapshots.budget) {
                 Start::Restore(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
                 Start::Load(ticket) => {
                     let taken = self
