@@ -766,6 +766,17 @@ module.exports = {
 };
 "#;
 
+/// A table whose every request gets a fresh sandbox (no warm sandboxes).
+fn fresh_sandboxes() -> TableConfig {
+    TableConfig {
+        warm: shoal_node::WarmConfig {
+            enabled: false,
+            ..shoal_node::WarmConfig::default()
+        },
+        ..TableConfig::default()
+    }
+}
+
 fn counter_config() -> FunctionConfig {
     FunctionConfig {
         timeout: Duration::from_secs(1),
@@ -871,14 +882,7 @@ async fn warm_sandboxes_are_recycled_expire_when_idle_and_can_be_switched_off() 
     assert_eq!(count(&node, "counter").await, "served 1");
     node.stop().await;
 
-    let fresh = TableConfig {
-        warm: shoal_node::WarmConfig {
-            enabled: false,
-            ..shoal_node::WarmConfig::default()
-        },
-        ..TableConfig::default()
-    };
-    let node = TestNode::start_with(NodeConfig::default(), fresh).await;
+    let node = TestNode::start_with(NodeConfig::default(), fresh_sandboxes()).await;
     node.add("default", "counter", COUNTER, counter_config()).await;
     for _ in 0..3 {
         assert_eq!(count(&node, "counter").await, "served 1");
@@ -910,14 +914,7 @@ module.exports = {
 /// environment is never used with another.
 #[tokio::test]
 async fn fresh_sandboxes_start_from_the_snapshot_of_the_loaded_module() {
-    let fresh = TableConfig {
-        warm: shoal_node::WarmConfig {
-            enabled: false,
-            ..shoal_node::WarmConfig::default()
-        },
-        ..TableConfig::default()
-    };
-    let node = TestNode::start_with(NodeConfig::default(), fresh).await;
+    let node = TestNode::start_with(NodeConfig::default(), fresh_sandboxes()).await;
     let mut config = counter_config();
     config.env.insert("COLOR".into(), "teal".into());
     node.add("default", "loads", LOAD_STATE, config.clone()).await;

@@ -734,8 +734,8 @@ impl SandboxParts {
         }
     }
 
-    /// See [`Runtime::compile_js`].
-    async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
+    /// A store with the engine alone, as a tool, and the engine's memory.
+    async fn tool_engine(&self) -> Result<(Store<SandboxState>, Instance, wasmtime::Memory), RuntimeError> {
         let mut store = Store::new(&self.engine, self.tool_state());
         bound(&mut store);
         let engine = self
@@ -746,6 +746,12 @@ impl SandboxParts {
         let memory = engine
             .get_memory(&mut store, "memory")
             .ok_or_else(|| RuntimeError::InvalidModule(wasmtime::Error::msg("the engine exports no memory")))?;
+        Ok((store, engine, memory))
+    }
+
+    /// See [`Runtime::compile_js`].
+    async fn compile_js(&self, source: &[u8]) -> Result<Vec<u8>, RuntimeError> {
+        let (mut store, engine, memory) = self.tool_engine().await?;
         let realloc = engine
             .get_typed_func::<(u32, u32, u32, u32), u32>(&mut store, "cabi_realloc")
             .map_err(RuntimeError::Engine)?;
@@ -789,16 +795,7 @@ impl SandboxParts {
             .get_or_init(|| async {
                 let made = async {
                     let resume = self.compile_js(RESUME_SOURCE.as_bytes()).await?;
-                    let mut store = Store::new(&self.engine, self.tool_state());
-                    bound(&mut store);
-                    let engine = self
-                        .js_engine
-                        .instantiate_async(&mut store)
-                        .await
-                        .map_err(RuntimeError::Engine)?;
-                    let memory = engine.get_memory(&mut store, "memory").ok_or_else(|| {
-                        RuntimeError::InvalidModule(wasmtime::Error::msg("the engine exports no memory"))
-                    })?;
+                    let (store, _, memory) = self.tool_engine().await?;
                     let baseline = memory.data(&store).into();
                     let pagemap = std::fs::File::open("/proc/self/pagemap").ok();
                     Ok::<_, RuntimeError>(SnapshotTools {

@@ -506,9 +506,29 @@ fn the_same_function_built_twice_gives_the_same_artifact_digest() {
 /// taken off the list.
 #[test]
 fn the_compat_corpus_answers_as_it_does_under_node() {
+    run_compat_corpus(&[]);
+}
+
+/// The same corpus with a fresh sandbox per request (run-all.js --fresh):
+/// every sandbox after the first starts from the Function's snapshot and
+/// must answer exactly as Shoal does when it evaluates every fresh sandbox
+/// anew (snapshots off), in every case, stateful ones too.
+#[test]
+fn the_compat_corpus_answers_the_same_from_snapshots_as_evaluated_anew() {
+    run_compat_corpus(&["--fresh"]);
+}
+
+/// Runs tests/compat/harness/run-all.js against this build's `shoal` and
+/// fails with its report unless every case passes. One run at a time: the
+/// harness picks free ports by binding and releasing them, which two
+/// concurrent runs race for ("Address already in use").
+fn run_compat_corpus(extra: &[&str]) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let out = Command::new("node")
         .arg(workspace_root().join("tests/compat/harness/run-all.js"))
         .args(["--shoal", env!("CARGO_BIN_EXE_shoal")])
+        .args(extra)
         .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
         .output()
         .expect("running node");
@@ -518,32 +538,6 @@ fn the_compat_corpus_answers_as_it_does_under_node() {
         .filter(|l| {
             l.starts_with("=== ") || l.starts_with("--- ") || l.contains(" passed, ") || l.contains("known differences")
         })
-        .collect();
-    println!("{}", report.join("\n"));
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        report.join("\n"),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// The same corpus with a fresh sandbox per request (tests/compat, run-all.js
-/// --fresh): every sandbox after the first starts from the Function's
-/// snapshot and must answer exactly as Shoal does when it evaluates every
-/// fresh sandbox anew (snapshots off), in every case, stateful ones too.
-#[test]
-fn the_compat_corpus_answers_the_same_from_snapshots_as_evaluated_anew() {
-    let out = Command::new("node")
-        .arg(workspace_root().join("tests/compat/harness/run-all.js"))
-        .args(["--shoal", env!("CARGO_BIN_EXE_shoal"), "--fresh"])
-        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
-        .output()
-        .expect("running node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let report: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("=== ") || l.starts_with("--- ") || l.contains(" passed, "))
         .collect();
     println!("{}", report.join("\n"));
     assert!(
