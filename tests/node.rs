@@ -896,12 +896,14 @@ let served = 0;
 const loadedAt = Date.now();
 const token = Math.random();
 const color = process.env.COLOR;
+const loadedPerf = performance.now();
 console.log("loading");
 module.exports = {
   main(event) {
     if (event.extensions.request.path === "/spin") for (;;) {}
     served += 1;
-    return { served, loadedAt, token, color, random: Math.random() };
+    const now = performance.now();
+    return { served, loadedAt, token, color, random: Math.random(), clockForward: loadedPerf >= 0 && now >= loadedPerf };
   },
 };
 "#;
@@ -935,6 +937,10 @@ async fn fresh_sandboxes_start_from_the_snapshot_of_the_loaded_module() {
         );
         assert_eq!(later["token"], first["token"]);
         assert_eq!(later["color"], "teal");
+        assert_eq!(
+            later["clockForward"], true,
+            "performance.now() at load <= in the request, both >= 0"
+        );
     }
     assert_ne!(second["random"], third["random"], "each copy reseeds Math.random");
     assert_ne!(second["random"], first["random"]);
@@ -951,6 +957,89 @@ async fn fresh_sandboxes_start_from_the_snapshot_of_the_loaded_module() {
     assert_eq!(recoloured["color"], "plum", "another env is another snapshot");
     assert_ne!(recoloured["loadedAt"], first["loadedAt"]);
     node.stop().await;
+}
+
+/// A snapshot is kept as a file next to the module's precompiled code: a
+/// node that starts again (a new runtime on the same cache) restores from
+/// it instead of loading the module again, and a file that does not read
+/// back is ignored (the module loads as without one).
+#[tokio::test]
+async fn a_restarted_node_restores_a_function_from_its_snapshot_file() {
+    let source = format!("// {}\n{LOAD_STATE}", "a_restarted_node_restores");
+    let wasm = Arc::new(wasm(&source).await);
+    let cache = shoal_tests::workspace_root().join("target/shoal-test-cache");
+    let loaded_at = |runtime: Arc<shoal_runtime::Runtime>| {
+        let wasm = wasm.clone();
+        async move {
+            let table = Arc::new(FunctionTable::new(runtime, fresh_sandboxes()));
+            table.upsert(
+                FunctionKey::new("default", "restarts"),
+                counter_config(),
+                ModuleSource::Bytes(wasm),
+            );
+            let node = Node::new(table, NodeConfig::default());
+            let req = http::Request::get("/default/restarts/")
+                .header("host", "127.0.0.1")
+                .body(Full::<Bytes>::default())
+                .unwrap();
+            let response = node.handle(req, "127.0.0.1:1".parse().unwrap()).await;
+            assert_eq!(response.status(), 200);
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            serde_json::from_slice::<serde_json::Value>(&body).unwrap()["loadedAt"].clone()
+        }
+    };
+    let new_runtime = || {
+        Arc::new(
+            shoal_runtime::Runtime::new(&shoal_runtime::RuntimeConfig {
+                pool_slots: 4,
+                cache_dir: Some(cache.clone()),
+                ..shoal_runtime::RuntimeConfig::default()
+            })
+            .unwrap(),
+        )
+    };
+    let digest = shoal_engine::sha256_hex(&wasm);
+    let snapshot_files = || -> Vec<std::path::PathBuf> {
+        let name = format!("{digest}.snap");
+        let mut files = Vec::new();
+        for engine_dir in std::fs::read_dir(&cache).unwrap().flatten() {
+            for boot_dir in std::fs::read_dir(engine_dir.path().join("snapshots"))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let file = boot_dir.path().join(&name);
+                if file.exists() {
+                    files.push(file);
+                }
+            }
+        }
+        files
+    };
+    for file in snapshot_files() {
+        std::fs::remove_file(file).unwrap();
+    }
+
+    let first = loaded_at(new_runtime()).await;
+    let mut files = snapshot_files();
+    for _ in 0..100 {
+        if !files.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        files = snapshot_files();
+    }
+    assert_eq!(files.len(), 1, "one snapshot file for the Function: {files:?}");
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    assert_eq!(
+        loaded_at(new_runtime()).await,
+        first,
+        "restored from the file, not loaded again"
+    );
+
+    std::fs::write(&files[0], b"SHOALSNAP1\ncut short").unwrap();
+    let reloaded = loaded_at(new_runtime()).await;
+    assert_ne!(reloaded, first, "a broken file is ignored: loaded again");
 }
 
 /// Module state persists in a warm sandbox, but a request's async context

@@ -36,7 +36,17 @@ impl ModuleCache {
     /// Loads the precompiled form of `wasm`, compiling and storing it first
     /// when absent.
     pub fn load_or_compile(&self, engine: &Engine, wasm: &[u8]) -> Result<Module, RuntimeError> {
-        let digest = shoal_engine::sha256_hex(wasm);
+        self.load_or_compile_as(engine, wasm, &shoal_engine::sha256_hex(wasm))
+    }
+
+    /// [`Self::load_or_compile`] for a `wasm` whose SHA-256 (hex) the
+    /// caller has: `digest`.
+    pub(crate) fn load_or_compile_as(
+        &self,
+        engine: &Engine,
+        wasm: &[u8],
+        digest: &str,
+    ) -> Result<Module, RuntimeError> {
         let path = self.dir.join(format!("{digest}.cwasm"));
         if path.exists() {
             // SAFETY: files in this directory are written only by

@@ -363,6 +363,9 @@ pub struct FunctionModule {
     /// The module's prelude can load first and serve later ([`SNAPSHOT_EXPORT`]).
     loads_apart: bool,
     snapshot: Arc<SnapshotSlot>,
+    /// SHA-256 of the module's bytes, when the runtime has a cache to keep
+    /// its snapshots in.
+    digest: Option<Arc<str>>,
 }
 
 impl FunctionModule {
@@ -395,6 +398,31 @@ pub struct Runtime {
     _ticker: EpochTicker,
 }
 
+/// The monotonic clock a sandbox sees (WASI's, under `performance.now()`
+/// and `process.hrtime`): the machine's, counting from its boot, the same
+/// in every sandbox and every process. WASI's default counts from each
+/// sandbox's creation, which made `performance.now()` negative in a sandbox
+/// restored from a snapshot (the engine subtracts its context's origin,
+/// fixed when the engine was initialized) and would let a time the module
+/// read at load, in the snapshot, come after one read in a later request,
+/// also in a node restarted on the machine (snapshot files are kept per
+/// boot, see [`Snapshots::dir`]).
+struct SandboxClock;
+
+impl wasmtime_wasi::HostMonotonicClock for SandboxClock {
+    fn resolution(&self) -> u64 {
+        1
+    }
+
+    fn now(&self) -> u64 {
+        let now = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+        u64::try_from(now.tv_sec)
+            .unwrap_or(0)
+            .saturating_mul(1_000_000_000)
+            .saturating_add(u64::try_from(now.tv_nsec).unwrap_or(0))
+    }
+}
+
 /// Fresh sandboxes that answered and are still returning and being torn
 /// down, on tasks of their own.
 #[derive(Default)]
@@ -410,9 +438,25 @@ const MAX_TEARDOWN_WAITS: usize = 64;
 /// What taking and restoring snapshots needs, shared by every sandbox.
 struct Snapshots {
     budget: Arc<SnapshotBudget>,
+    /// Where snapshots are kept as files (`<module sha256>.snap` in the
+    /// module cache, under the machine's boot id), so a restarted node
+    /// or a Function whose snapshot the budget dropped restores from the
+    /// file instead of loading again.
+    dir: Option<PathBuf>,
     /// Made by the first sandbox that takes a snapshot; None when that
     /// failed (snapshots are then off).
     tools: tokio::sync::OnceCell<Option<Arc<SnapshotTools>>>,
+}
+
+impl Snapshots {
+    /// The file `function`'s snapshot is kept in: one per module, holding
+    /// the load head it was taken with (a snapshot for another env replaces
+    /// it, so the files stay one per Function version).
+    fn file(&self, function: &FunctionModule) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        let digest = function.digest.as_deref()?;
+        Some(dir.join(format!("{digest}.snap")))
+    }
 }
 
 /// The engine's initial memory (what a snapshot is the difference from)
@@ -481,6 +525,17 @@ impl Runtime {
             .and_then(|pages| usize::try_from(pages).ok())
             .map_or(0, |pages| pages.saturating_mul(WASM_PAGE_BYTES));
         let ticker = EpochTicker::start(&engine);
+        let snapshot_dir = match &cache {
+            Some(cache) if config.snapshot_budget_bytes > 0 => {
+                // Per boot: a snapshot holds times of the machine's
+                // monotonic clock ([`SandboxClock`]), which restarts then.
+                let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+                let dir = cache.dir().join("snapshots").join(boot.trim());
+                std::fs::create_dir_all(&dir)?;
+                Some(dir)
+            }
+            _ => None,
+        };
         Ok(Self {
             engine,
             js_engine,
@@ -490,6 +545,7 @@ impl Runtime {
             guest_memory: GuestMemory::new(config.max_guest_memory_bytes),
             snapshots: Arc::new(Snapshots {
                 budget: SnapshotBudget::new(config.snapshot_budget_bytes),
+                dir: snapshot_dir,
                 tools: tokio::sync::OnceCell::new(),
             }),
             teardowns: Arc::default(),
@@ -528,11 +584,16 @@ impl Runtime {
 
     /// Compiles (or loads from the cache) a Function module and links it.
     pub fn load(&self, wasm: &[u8]) -> Result<FunctionModule, RuntimeError> {
-        let module = compile(&self.engine, self.cache.as_ref(), wasm)?;
-        self.link(module)
+        let Some(cache) = &self.cache else {
+            let module = Module::new(&self.engine, wasm).map_err(RuntimeError::InvalidModule)?;
+            return self.link(module, None);
+        };
+        let digest = shoal_engine::sha256_hex(wasm);
+        let module = cache.load_or_compile_as(&self.engine, wasm, &digest)?;
+        self.link(module, Some(digest.into()))
     }
 
-    fn link(&self, module: Module) -> Result<FunctionModule, RuntimeError> {
+    fn link(&self, module: Module, digest: Option<Arc<str>>) -> Result<FunctionModule, RuntimeError> {
         let mut imports = Vec::new();
         for import in module.imports() {
             if import.module() != shoal_engine::IMPORT_NAMESPACE {
@@ -562,6 +623,7 @@ impl Runtime {
             imports: imports.into(),
             loads_apart,
             snapshot: Arc::default(),
+            digest,
         })
     }
 
@@ -829,7 +891,9 @@ impl SandboxParts {
         let started = Instant::now();
         let log = LogPipe::new(MAX_LOG_BYTES);
         let mut wasi = WasiCtxBuilder::new();
-        wasi.stdout(log.clone()).stderr(log.clone());
+        wasi.stdout(log.clone())
+            .stderr(log.clone())
+            .monotonic_clock(SandboxClock);
         let mut mount_error = None;
         for mount in &context.mounts {
             if let Err(e) = wasi.preopened_dir(&mount.host, &mount.guest, wasmtime_wasi::FsPerms::ReadOnly) {
@@ -881,23 +945,43 @@ impl SandboxParts {
             Some(_) => self.snapshot_tools().await,
             None => None,
         };
-        match (tools, load_head) {
-            (Some(tools), Some(load_head)) => match function.snapshot.start(&load_head, &self.snapshots.budget) {
-                Start::Restore(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
-                Start::Load(ticket) => {
-                    let taken = self
-                        .start_loaded(&mut store, &function, &tools, load_head.clone(), started)
-                        .await;
-                    if let Some((snapshot, engine)) = taken {
-                        ticket.offer(load_head, snapshot);
-                        self.serve(&mut store, &engine, &tools).await;
-                    } else {
-                        ticket.offer(load_head, Err(SnapshotRefusal::NotPortable));
+        let (Some(tools), Some(load_head)) = (tools, load_head) else {
+            self.start_evaluated(&mut store, &function, started).await;
+            return;
+        };
+        let file = self.snapshots.file(&function);
+        let budget = &self.snapshots.budget;
+        match function.snapshot.start(&load_head, budget) {
+            Start::Restore(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
+            Start::Load(ticket) => {
+                if let Some(read) = file
+                    .as_deref()
+                    .and_then(|file| read_snapshot(file, &load_head, Some(budget)))
+                {
+                    if let Some(snapshot) = ticket.offer(load_head, Ok(read)) {
+                        self.start_restored(&mut store, &tools, &snapshot, started).await;
                     }
+                    return;
                 }
-                Start::Evaluate => self.start_evaluated(&mut store, &function, started).await,
+                let taken = self
+                    .start_loaded(&mut store, &function, &tools, load_head.clone(), started)
+                    .await;
+                let Some((snapshot, engine)) = taken else {
+                    ticket.offer(load_head, Err(SnapshotRefusal::NotPortable));
+                    return;
+                };
+                if let (Some(file), Ok(snapshot)) = (file, &snapshot) {
+                    write_snapshot(file, snapshot.encode());
+                }
+                ticket.offer(load_head, snapshot);
+                self.serve(&mut store, &engine, &tools).await;
+            }
+            // Not kept in memory (another sandbox loads it, or the budget did
+            // not admit it): from its file when there is one, used once.
+            Start::Evaluate => match file.as_deref().and_then(|file| read_snapshot(file, &load_head, None)) {
+                Some(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
+                None => self.start_evaluated(&mut store, &function, started).await,
             },
-            _ => self.start_evaluated(&mut store, &function, started).await,
         }
     }
 
@@ -1077,6 +1161,30 @@ impl SandboxParts {
         let instance = Instance::new_async(&mut *store, &function.module, &externs).await?;
         Ok((js, instance))
     }
+}
+
+/// The snapshot in `file` taken with `load_head`, if the file holds one
+/// (counted in `budget` when given and it has room).
+fn read_snapshot(file: &std::path::Path, load_head: &[u8], budget: Option<&Arc<SnapshotBudget>>) -> Option<Snapshot> {
+    let bytes = std::fs::read(file).ok()?;
+    let snapshot = Snapshot::decode(&bytes, load_head, budget);
+    if snapshot.is_none() {
+        tracing::warn!(file = %file.display(), "ignoring a snapshot file that does not read back");
+    }
+    snapshot
+}
+
+/// Writes a snapshot's file off the request path: to a temporary name,
+/// then renamed into place, so a reader sees it whole or not at all.
+fn write_snapshot(file: PathBuf, bytes: Vec<u8>) {
+    tokio::task::spawn_blocking(move || {
+        let tmp = file.with_extension(format!("{}.tmp", std::process::id()));
+        let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &file));
+        if let Err(e) = written {
+            tracing::warn!(file = %file.display(), error = %e, "a snapshot could not be kept as a file");
+            let _ = std::fs::remove_file(&tmp);
+        }
+    });
 }
 
 /// The status of a response head, if it is one.

@@ -20,8 +20,15 @@
 //! load head it was taken with, so a Function's environment at load is the
 //! one its snapshot saw.
 //!
-//! This module owns the pages and the budget; when to take or restore one
-//! is [`crate::SandboxParts`]'s.
+//! A snapshot is also kept as a file (its [`Snapshot::encode`]d form,
+//! `<module sha256>.snap` in the module cache, per machine boot): a
+//! Function whose snapshot the budget does not hold, or any Function after
+//! the node restarts, restores from it ([`Snapshot::decode`] checks it is
+//! whole and taken with the same load head).
+//!
+//! This module owns the pages, their file form and the budget; when to
+//! take or restore one, and where the files live, is `SandboxParts`'s
+//! (`lib.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -227,14 +234,17 @@ pub(crate) struct Snapshot {
     pages: Vec<u32>,
     /// Their contents, [`SNAPSHOT_PAGE`] bytes each, in `pages` order.
     data: Box<[u8]>,
-    budget: Arc<SnapshotBudget>,
+    /// The budget it is counted in; none for a snapshot used once and not
+    /// kept (the budget had no room, or did not admit it).
+    budget: Option<Arc<SnapshotBudget>>,
 }
 
 impl Snapshot {
     /// The pages of `memory` that differ from `baseline` (the engine's
-    /// initial memory; past its end, from zeros), if `budget` has room.
-    /// `written`, where known, says which pages the process may have
-    /// written ([`written_pages`]); only those are compared.
+    /// initial memory; past its end, from zeros), counted in `budget` if it
+    /// has room (see [`Self::is_kept`]). `written`, where known, says which
+    /// pages the process may have written ([`written_pages`]); only those
+    /// are compared.
     pub(crate) fn take(
         memory: &[u8],
         baseline: &[u8],
@@ -255,9 +265,6 @@ impl Snapshot {
             }
         }
         let size = pages.len() * SNAPSHOT_PAGE;
-        if !budget.reserve_evicting(size) {
-            return Err(SnapshotRefusal::OverBudget);
-        }
         let mut data = Vec::with_capacity(size);
         for &index in &pages {
             let at = index as usize * SNAPSHOT_PAGE;
@@ -265,13 +272,88 @@ impl Snapshot {
             data.extend_from_slice(page);
             data.resize(data.len() + (SNAPSHOT_PAGE - page.len()), 0);
         }
-        budget.snapshots.fetch_add(1, Ordering::Relaxed);
         Ok(Self {
             load_head,
             memory_bytes: memory.len(),
             pages,
             data: data.into_boxed_slice(),
-            budget: budget.clone(),
+            budget: None,
+        }
+        .counted_in(budget))
+    }
+
+    /// Counts the snapshot in `budget` when it has room (evicting others as
+    /// it does); otherwise it stays uncounted, to be used and dropped.
+    fn counted_in(mut self, budget: &Arc<SnapshotBudget>) -> Self {
+        if self.budget.is_none() && budget.reserve_evicting(self.data.len()) {
+            budget.snapshots.fetch_add(1, Ordering::Relaxed);
+            self.budget = Some(budget.clone());
+        }
+        self
+    }
+
+    /// Whether the budget counts it, so a Function may keep it.
+    pub(crate) fn is_kept(&self) -> bool {
+        self.budget.is_some()
+    }
+
+    /// The snapshot as a file: a header, its load head, the page indexes
+    /// and the pages.
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut out =
+            Vec::with_capacity(FILE_MAGIC.len() + 16 + self.load_head.len() + self.pages.len() * 4 + self.data.len());
+        out.extend_from_slice(FILE_MAGIC);
+        out.extend_from_slice(&(self.memory_bytes as u64).to_le_bytes());
+        out.extend_from_slice(&(self.pages.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.load_head.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.load_head);
+        for index in &self.pages {
+            out.extend_from_slice(&index.to_le_bytes());
+        }
+        out.extend_from_slice(&self.data);
+        out
+    }
+
+    /// A snapshot read from [`Self::encode`]'s bytes, if they are one,
+    /// whole, and taken with exactly `load_head`; counted in `budget` when
+    /// given and it has room.
+    pub(crate) fn decode(bytes: &[u8], load_head: &[u8], budget: Option<&Arc<SnapshotBudget>>) -> Option<Self> {
+        let rest = bytes.strip_prefix(FILE_MAGIC)?;
+        let (memory_bytes, rest) = rest.split_first_chunk::<8>()?;
+        let (count, rest) = rest.split_first_chunk::<4>()?;
+        let (head_len, rest) = rest.split_first_chunk::<4>()?;
+        let memory_bytes = usize::try_from(u64::from_le_bytes(*memory_bytes)).ok()?;
+        let count = u32::from_le_bytes(*count) as usize;
+        let head_len = u32::from_le_bytes(*head_len) as usize;
+        let (head, rest) = rest.split_at_checked(head_len)?;
+        if head != load_head {
+            return None;
+        }
+        let (indexes, data) = rest.split_at_checked(count.checked_mul(4)?)?;
+        if data.len() != count.checked_mul(SNAPSHOT_PAGE)? {
+            return None;
+        }
+        let pages: Vec<u32> = indexes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let in_bounds = pages.windows(2).all(|w| w[0] < w[1])
+            && pages
+                .last()
+                .is_none_or(|&last| (last as usize) < memory_bytes.div_ceil(SNAPSHOT_PAGE));
+        if !in_bounds {
+            return None;
+        }
+        let snapshot = Self {
+            load_head: Bytes::copy_from_slice(load_head),
+            memory_bytes,
+            pages,
+            data: data.into(),
+            budget: None,
+        };
+        Some(match budget {
+            Some(budget) => snapshot.counted_in(budget),
+            None => snapshot,
         })
     }
 
@@ -300,10 +382,15 @@ impl Snapshot {
 
 impl Drop for Snapshot {
     fn drop(&mut self) {
-        self.budget.release(self.data.len());
-        self.budget.snapshots.fetch_sub(1, Ordering::Relaxed);
+        if let Some(budget) = &self.budget {
+            budget.release(self.data.len());
+            budget.snapshots.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
+
+/// What a snapshot file starts with (its format's version).
+const FILE_MAGIC: &[u8] = b"SHOALSNAP1\n";
 
 /// Which 4 KiB pages of `memory` (a mapping of this process) may differ
 /// from what they were mapped from, by the kernel's page table
@@ -348,8 +435,6 @@ pub(crate) fn written_pages(pagemap: &std::fs::File, memory: &[u8]) -> std::io::
 /// Why a loaded sandbox was not kept as a snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SnapshotRefusal {
-    /// The runtime's snapshot budget is spent.
-    OverBudget,
     /// The memory has more pages than a snapshot can number.
     TooLarge,
     /// The load left state that lives outside the memory (a timer, an
@@ -480,32 +565,37 @@ pub(crate) struct LoadTicket {
 }
 
 impl LoadTicket {
-    /// The outcome of the load: the snapshot, or why there is none.
-    pub(crate) fn offer(mut self, load_head: Bytes, snapshot: Result<Snapshot, SnapshotRefusal>) {
-        let Some(slot) = self.slot.take() else {
-            return;
-        };
-        let budget = match snapshot {
-            Ok(snapshot) => {
+    /// The outcome of the load: the snapshot, or why there is none. The
+    /// snapshot comes back to be used, kept by the Function or not.
+    pub(crate) fn offer(
+        mut self,
+        load_head: Bytes,
+        snapshot: Result<Snapshot, SnapshotRefusal>,
+    ) -> Option<Arc<Snapshot>> {
+        let slot = self.slot.take()?;
+        let (budget, offered) = match snapshot {
+            Ok(snapshot) if snapshot.is_kept() => {
                 let budget = snapshot.budget.clone();
-                *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Taken(Arc::new(snapshot));
-                Some(budget)
+                let snapshot = Arc::new(snapshot);
+                *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Taken(snapshot.clone());
+                (budget, Some(snapshot))
             }
-            // Another Function's snapshot may be dropped later: this one
-            // tries again then.
-            Err(SnapshotRefusal::OverBudget) => {
+            // No room in the budget: another Function's snapshot may be
+            // dropped later, and this one tries again then.
+            Ok(snapshot) => {
                 *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Empty;
-                None
+                (None, Some(Arc::new(snapshot)))
             }
             Err(refusal) => {
                 tracing::debug!(?refusal, "no snapshot of this Function");
                 *slot.state.lock().unwrap_or_else(PoisonError::into_inner) = SlotState::Refused(load_head);
-                None
+                (None, None)
             }
         };
         if let Some(budget) = budget {
             budget.register(Arc::downgrade(&slot));
         }
+        offered
     }
 }
 
@@ -560,10 +650,37 @@ mod tests {
         assert_eq!(budget.used(), 0, "a dropped snapshot gives its bytes back");
 
         let small = SnapshotBudget::new(SNAPSHOT_PAGE);
-        assert!(matches!(
-            Snapshot::take(&memory, &baseline, None, Bytes::new(), &small),
-            Err(SnapshotRefusal::OverBudget)
-        ));
+        let uncounted = Snapshot::take(&memory, &baseline, None, Bytes::new(), &small).expect("a snapshot");
+        assert!(!uncounted.is_kept(), "no room: used once, not kept");
+        assert_eq!(small.used(), 0);
+    }
+
+    #[test]
+    fn a_snapshot_file_reads_back_only_whole_and_for_its_own_load_head() {
+        let baseline = vec![0u8; 8 * SNAPSHOT_PAGE];
+        let mut memory = baseline.clone();
+        memory[2 * SNAPSHOT_PAGE] = 9;
+        memory[7 * SNAPSHOT_PAGE + 1] = 4;
+        let budget = SnapshotBudget::new(1 << 20);
+        let head = Bytes::from_static(b"{\"load\":true}");
+        let taken = Snapshot::take(&memory, &baseline, None, head.clone(), &budget).expect("a snapshot");
+        let file = taken.encode();
+        let read = Snapshot::decode(&file, &head, Some(&budget)).expect("read back");
+        assert!(read.is_kept());
+        let mut restored = baseline.clone();
+        read.restore(&mut restored);
+        assert_eq!(restored, memory);
+        assert!(
+            Snapshot::decode(&file, b"{\"load\":false}", None).is_none(),
+            "another load head"
+        );
+        assert!(
+            Snapshot::decode(&file[..file.len() - 1], &head, None).is_none(),
+            "cut short"
+        );
+        let mut bad = file.clone();
+        bad[..4].copy_from_slice(b"XXXX");
+        assert!(Snapshot::decode(&bad, &head, None).is_none(), "not a snapshot");
     }
 
     /// What makes memory alone a sandbox's state: the engine's only mutable

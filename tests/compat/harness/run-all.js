@@ -101,10 +101,15 @@ async function main() {
       continue;
     }
     const fresh = { SHOAL_FRESH_SANDBOX_PER_REQUEST: 'true' };
-    const [first, shoal] = await Promise.all([
-      opts.fresh ? runCase(dir, ['--shoal', opts.shoal], { ...fresh, SHOAL_SNAPSHOT_BUDGET_MB: '0' }) : runCase(dir),
-      opts.shoal ? runCase(dir, ['--shoal', opts.shoal], opts.fresh ? fresh : {}) : null,
-    ]);
+    // With --fresh the two runs are both Shoal, one after the other: side by side they
+    // would share a case's services under one identity (the same database application
+    // name, whose connections one run's request terminates under the other).
+    const [first, shoal] = opts.fresh
+      ? [
+          await runCase(dir, ['--shoal', opts.shoal], { ...fresh, SHOAL_SNAPSHOT_BUDGET_MB: '0' }),
+          await runCase(dir, ['--shoal', opts.shoal], fresh),
+        ]
+      : await Promise.all([runCase(dir), opts.shoal ? runCase(dir, ['--shoal', opts.shoal]) : null]);
     let problem = first.code === 0 ? null : `exit code ${first.code}`;
     // With --fresh both sides are Shoal: refusing to build the Function (the same build
     // errors, "✗" lines) is agreeing.
