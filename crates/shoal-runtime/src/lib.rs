@@ -958,8 +958,9 @@ impl SandboxParts {
                     .as_deref()
                     .and_then(|file| read_snapshot(file, &load_head, Some(budget)))
                 {
-                    if let Some(snapshot) = ticket.offer(load_head, Ok(read)) {
-                        self.start_restored(&mut store, &tools, &snapshot, started).await;
+                    match ticket.offer(load_head, Ok(read)) {
+                        Some(snapshot) => self.start_restored(&mut store, &tools, &snapshot, started).await,
+                        None => self.start_evaluated(&mut store, &function, started).await,
                     }
                     return;
                 }
