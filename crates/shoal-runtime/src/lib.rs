@@ -553,12 +553,6 @@ impl Runtime {
         })
     }
 
-    /// Bytes the Functions' snapshots hold now, and the budget
-    /// ([`RuntimeConfig::snapshot_budget_bytes`]).
-    pub fn snapshot_memory(&self) -> (usize, usize) {
-        (self.snapshots.budget.used(), self.snapshots.budget.limit())
-    }
-
     /// Bytes all sandboxes have grown their memory by now, and the bound
     /// ([`RuntimeConfig::max_guest_memory_bytes`]).
     pub fn guest_memory(&self) -> (usize, usize) {
@@ -1167,8 +1161,8 @@ impl SandboxParts {
 /// The snapshot in `file` taken with `load_head`, if the file holds one
 /// (counted in `budget` when given and it has room).
 fn read_snapshot(file: &std::path::Path, load_head: &[u8], budget: Option<&Arc<SnapshotBudget>>) -> Option<Snapshot> {
-    let bytes = std::fs::read(file).ok()?;
-    let snapshot = Snapshot::decode(&bytes, load_head, budget);
+    let bytes = Bytes::from(std::fs::read(file).ok()?);
+    let snapshot = Snapshot::decode(bytes, load_head, budget);
     if snapshot.is_none() {
         tracing::warn!(file = %file.display(), "ignoring a snapshot file that does not read back");
     }

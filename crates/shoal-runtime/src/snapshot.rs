@@ -207,7 +207,8 @@ impl SnapshotBudget {
         self.limit
     }
 
-    pub(crate) fn used(&self) -> usize {
+    #[cfg(test)]
+    fn used(&self) -> usize {
         self.used.load(Ordering::Relaxed)
     }
 
@@ -232,8 +233,9 @@ pub(crate) struct Snapshot {
     memory_bytes: usize,
     /// Indexes of the pages that differ, ascending.
     pages: Vec<u32>,
-    /// Their contents, [`SNAPSHOT_PAGE`] bytes each, in `pages` order.
-    data: Box<[u8]>,
+    /// Their contents, [`SNAPSHOT_PAGE`] bytes each, in `pages` order (for
+    /// a snapshot read from its file, a slice of the bytes read).
+    data: Bytes,
     /// The budget it is counted in; none for a snapshot used once and not
     /// kept (the budget had no room, or did not admit it).
     budget: Option<Arc<SnapshotBudget>>,
@@ -276,7 +278,7 @@ impl Snapshot {
             load_head,
             memory_bytes: memory.len(),
             pages,
-            data: data.into_boxed_slice(),
+            data: Bytes::from(data),
             budget: None,
         }
         .counted_in(budget))
@@ -317,7 +319,7 @@ impl Snapshot {
     /// A snapshot read from [`Self::encode`]'s bytes, if they are one,
     /// whole, and taken with exactly `load_head`; counted in `budget` when
     /// given and it has room.
-    pub(crate) fn decode(bytes: &[u8], load_head: &[u8], budget: Option<&Arc<SnapshotBudget>>) -> Option<Self> {
+    pub(crate) fn decode(bytes: Bytes, load_head: &[u8], budget: Option<&Arc<SnapshotBudget>>) -> Option<Self> {
         let rest = bytes.strip_prefix(FILE_MAGIC)?;
         let (memory_bytes, rest) = rest.split_first_chunk::<8>()?;
         let (count, rest) = rest.split_first_chunk::<4>()?;
@@ -348,7 +350,7 @@ impl Snapshot {
             load_head: Bytes::copy_from_slice(load_head),
             memory_bytes,
             pages,
-            data: data.into(),
+            data: bytes.slice_ref(data),
             budget: None,
         };
         Some(match budget {
@@ -665,22 +667,26 @@ mod tests {
         let head = Bytes::from_static(b"{\"load\":true}");
         let taken = Snapshot::take(&memory, &baseline, None, head.clone(), &budget).expect("a snapshot");
         let file = taken.encode();
-        let read = Snapshot::decode(&file, &head, Some(&budget)).expect("read back");
+        let file = Bytes::from(file);
+        let read = Snapshot::decode(file.clone(), &head, Some(&budget)).expect("read back");
         assert!(read.is_kept());
         let mut restored = baseline.clone();
         read.restore(&mut restored);
         assert_eq!(restored, memory);
         assert!(
-            Snapshot::decode(&file, b"{\"load\":false}", None).is_none(),
+            Snapshot::decode(file.clone(), b"{\"load\":false}", None).is_none(),
             "another load head"
         );
         assert!(
-            Snapshot::decode(&file[..file.len() - 1], &head, None).is_none(),
+            Snapshot::decode(file.slice(..file.len() - 1), &head, None).is_none(),
             "cut short"
         );
-        let mut bad = file.clone();
+        let mut bad = file.to_vec();
         bad[..4].copy_from_slice(b"XXXX");
-        assert!(Snapshot::decode(&bad, &head, None).is_none(), "not a snapshot");
+        assert!(
+            Snapshot::decode(Bytes::from(bad), &head, None).is_none(),
+            "not a snapshot"
+        );
     }
 
     /// What makes memory alone a sandbox's state: the engine's only mutable
