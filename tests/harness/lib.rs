@@ -6,6 +6,7 @@ pub mod admission;
 pub mod fake_kube;
 pub mod fake_watches;
 pub mod git_server;
+pub mod nats;
 pub mod npm_registry;
 pub mod validation;
 

@@ -276,6 +276,18 @@ impl Node {
         self.handle_on(req, peer, None).await
     }
 
+    /// Serves a request made inside the node to one Function (an event
+    /// delivered to its Subscription's sink), exactly as one arriving on the
+    /// Function's own port: same limits, timeout, metrics and answer.
+    pub async fn handle_for<B>(self: &Arc<Self>, key: &FunctionKey, req: Request<B>) -> HttpResponse
+    where
+        B: Body<Data = Bytes> + Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let inside = SocketAddr::from(([127, 0, 0, 1], 0));
+        self.handle_on(req, inside, Some(key)).await
+    }
+
     /// Handles one request; `pinned` is the Function whose port it arrived
     /// on (then Host and path do not choose).
     async fn handle_on<B>(

@@ -4,6 +4,7 @@ mod build;
 mod builder;
 mod controller;
 mod engine;
+mod events;
 mod node;
 mod node_support;
 mod registry_gate;

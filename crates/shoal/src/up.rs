@@ -31,6 +31,8 @@ pub struct UpArgs {
     git_poll_secs: u64,
     #[command(flatten)]
     node: NodeArgs,
+    #[command(flatten)]
+    events: crate::events::EventingArgs,
 }
 
 pub async fn run(args: UpArgs) -> anyhow::Result<()> {
@@ -39,6 +41,16 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         .canonicalize()
         .with_context(|| format!("{} does not exist", args.dir.display()))?;
     JsTools::locate().check()?;
+    let mut args = args;
+    // Events: the publisher endpoint of this process, and Functions'
+    // emitCloudEvent posts there unless told otherwise.
+    let publisher_listen = args
+        .events
+        .publisher_listen
+        .unwrap_or_else(|| SocketAddr::new(args.listen.ip(), args.listen.port().wrapping_add(1)));
+    if args.node.publisher_proxy == shoal_node::NodeConfig::default().publisher_proxy {
+        args.node.publisher_proxy = format!("http://{publisher_listen}/publish");
+    }
     let runtime = node_support::runtime(&args.node, node_support::Placement::Local { listen: args.listen })?;
     let table_config = TableConfig {
         memory_budget: args.node.memory_budget_mb << 20,
@@ -76,6 +88,10 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         }
     }
     let node = Node::new(table.clone(), node_support::node_config(&args.node));
+    let bus = args.events.bus().await?;
+    args.events.serve_publisher(bus.clone(), publisher_listen).await?;
+    let mut subscriptions = crate::events::LocalSubscriptions::new(bus, node.clone(), &args.events);
+    subscriptions.sync(&dir, &table).await;
     println!(
         "\nShoal is serving {} Functions on http://{}  (Ctrl-C to stop)\n",
         table.len(),
@@ -91,6 +107,11 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
             println!("  {:<28} {}", key.to_string(), curl_line(args.listen, key, curl_args));
         }
     }
+    let bus_name = match &args.events.nats_url {
+        Some(url) => format!("NATS JetStream at {url}"),
+        None => "kept in this process".to_string(),
+    };
+    println!("\n  events: POST http://{publisher_listen}/publish ({bus_name})");
     println!("\nEdit a file there and it is rebuilt and swapped in.\n");
 
     let watcher_table = table.clone();
@@ -122,6 +143,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
                     watched.apply(outcome, &watcher_table);
                 }
             }
+            subscriptions.sync(&dir, &watcher_table).await;
         }
     });
     node.serve(listener, node_support::shutdown_signal()).await?;
@@ -367,6 +389,7 @@ pub fn discover(dir: &Path) -> Vec<PathBuf> {
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with('.'));
             !hidden
+                && !crate::events::is_subscription_file(p)
                 && if p.is_dir() {
                     p.join("handler.js").exists()
                 } else {

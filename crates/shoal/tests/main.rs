@@ -6,3 +6,4 @@
 mod builder;
 mod cli;
 mod cluster;
+mod eventing;
