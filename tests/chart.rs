@@ -1130,3 +1130,69 @@ fn the_registry_is_reached_only_through_its_gate() {
         "/etc/shoal-registry-auth/token-key"
     );
 }
+
+#[tokio::test]
+async fn eventing_renders_the_subscription_crd_nats_the_publisher_and_exactly_the_rbac_it_uses() {
+    let off = Rendered::render(None);
+    assert!(
+        !off.objects
+            .iter()
+            .any(|o| o["metadata"]["name"] == "subscriptions.eventing.kyma-project.io"),
+        "no Subscription CRD unless eventing is on"
+    );
+    assert!(
+        off.all("Deployment")
+            .iter()
+            .all(|d| d["metadata"]["name"] != "shoal-nats")
+    );
+
+    let on = Rendered::render(Some("charts/shoal/ci/eventing-values.yaml"));
+    let crd = on.find("CustomResourceDefinition", "subscriptions.eventing.kyma-project.io");
+    assert_eq!(
+        *crd,
+        serde_json::to_value(shoal_controller::crd::subscription_crd()).unwrap()
+    );
+
+    let nats_url = format!("nats://shoal-nats.{RELEASE_NS}.svc:4222");
+    let node = container(on.find("Deployment", "shoal-node"), "node");
+    assert_eq!(env_value(node, "SHOAL_NATS_URL"), nats_url);
+    assert_eq!(
+        env_value(node, "PUBLISHER_PROXY_ADDRESS"),
+        format!("http://shoal-publisher.{RELEASE_NS}.svc.cluster.local/publish"),
+        "emitCloudEvent posts to Shoal's publisher"
+    );
+    assert!(
+        node["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "publisher")
+    );
+    let publisher = on.find("Service", "shoal-publisher");
+    assert_eq!(publisher["spec"]["ports"][0]["targetPort"], "publisher");
+    let controller = container(on.find("Deployment", "shoal-controller"), "controller");
+    assert_eq!(env_value(controller, "SHOAL_NATS_URL"), nats_url);
+    let nats = container(on.find("Deployment", "shoal-nats"), "nats");
+    assert!(
+        nats["args"].as_array().unwrap().iter().any(|a| a == "-js"),
+        "JetStream on"
+    );
+
+    // The controller: everything it needed before, and exactly what the
+    // Subscription reconciler's calls and watches need.
+    let (calls, access) = controller_calls(None).await;
+    let mut needed = permissions(&calls);
+    needed.extend(watches(shoal_controller::reconcile::WATCHES, RELEASE_NS));
+    needed.extend(granted(&access.role));
+    needed.extend(permissions(&crate::subscriptions::subscription_calls().await));
+    needed.extend(watches(shoal_controller::subscriptions::WATCHES, RELEASE_NS));
+    assert_exact_rbac(&on, "shoal-controller", &needed);
+    // The node follows Subscriptions.
+    let node_rules = rules_for(&on, "shoal-node");
+    for p in watches(shoal_sync::subscriptions::WATCHES, RELEASE_NS) {
+        assert!(
+            node_rules.iter().any(|(rule, scope)| allows(rule, scope, &p)),
+            "node may not {p:?}"
+        );
+    }
+}

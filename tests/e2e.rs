@@ -18,6 +18,11 @@
 //!   without it the update changes the source only;
 //! - `helm` and `kubectl` on PATH or in `.ci/bin` (`.ci/tools` puts them there).
 //!
+//! - with `SHOAL_E2E_EVENTING=1`, the chart is installed with Shoal's
+//!   eventing on (`eventing.enabled`, the NATS server it runs, from
+//!   `SHOAL_E2E_NATS_IMAGE` when set), and a Subscription carries an event
+//!   one Function emits with `emitCloudEvent` to another.
+//!
 //! Set `SHOAL_E2E_SKIP_INSTALL=1` to test an existing installation.
 
 use std::path::PathBuf;
@@ -260,26 +265,32 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         let registry = std::env::var("SHOAL_E2E_IMAGE_REGISTRY").expect("SHOAL_E2E_IMAGE_REGISTRY");
         let tag = std::env::var("SHOAL_E2E_IMAGE_TAG").unwrap_or_else(|_| "dev".into());
         let chart = shoal_tests::workspace_root().join("charts/shoal");
-        let (ok, out) = cluster.run(
-            "helm",
-            &[
-                "upgrade",
-                "--install",
-                RELEASE,
-                chart.to_str().expect("path"),
-                "--namespace",
-                SYSTEM_NAMESPACE,
-                "--create-namespace",
-                "--set",
-                &format!("image.registry={registry}"),
-                "--set",
-                &format!("image.tag={tag}"),
-                "--wait",
-                "--timeout",
-                "5m",
-            ],
-            None,
-        );
+        let mut args: Vec<String> = [
+            "upgrade",
+            "--install",
+            RELEASE,
+            chart.to_str().expect("path"),
+            "--namespace",
+            SYSTEM_NAMESPACE,
+            "--create-namespace",
+            "--set",
+            &format!("image.registry={registry}"),
+            "--set",
+            &format!("image.tag={tag}"),
+            "--wait",
+            "--timeout",
+            "5m",
+        ]
+        .map(str::to_string)
+        .to_vec();
+        if eventing() {
+            args.extend(["--set".into(), "eventing.enabled=true".into()]);
+            if let Ok(image) = std::env::var("SHOAL_E2E_NATS_IMAGE") {
+                args.extend(["--set".into(), format!("eventing.nats.image={image}")]);
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, out) = cluster.run("helm", &args, None);
         assert!(ok, "helm install failed:\n{out}");
         // The chart's own check: a hello Function applied, Running, called.
         let (ok, out) = cluster.run(
@@ -518,5 +529,54 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         assert!(Instant::now() < deadline, "Service or EndpointSlice left behind");
         tokio::time::sleep(Duration::from_secs(2)).await;
     }
+    if eventing() {
+        events_between_functions(&cluster).await;
+    }
     cluster.kubectl(&["delete", "namespace", &ns, "--wait=false"], None);
+}
+
+fn eventing() -> bool {
+    std::env::var_os("SHOAL_E2E_EVENTING").is_some()
+}
+
+/// A Subscription, a Function emitting with `emitCloudEvent` and one
+/// receiving: the receiver's answer shows the event it was delivered.
+async fn events_between_functions(cluster: &Cluster) {
+    let ns = &cluster.namespace;
+    let emitter = "module.exports = {\n  main: async function (event) {\n    await event.emitCloudEvent('order.created.v1', 'shop', { orderCode: event.extensions.request.query.code }, {});\n    return 'emitted';\n  }\n};";
+    let receiver = "let last = 'nothing yet';\nmodule.exports = {\n  main: function (event) {\n    if (event['ce-type']) last = event['ce-type'] + ' from ' + event['ce-source'] + ': ' + JSON.stringify(event.data);\n    return last;\n  }\n};";
+    cluster.kubectl(
+        &["apply", "-f", "-"],
+        Some(&function_yaml(ns, "emitter", emitter, None)),
+    );
+    cluster.kubectl(
+        &["apply", "-f", "-"],
+        Some(&function_yaml(ns, "receiver", receiver, None)),
+    );
+    let subscription = format!(
+        "apiVersion: eventing.kyma-project.io/v1alpha2\nkind: Subscription\nmetadata:\n  name: orders\n  namespace: {ns}\nspec:\n  sink: http://receiver.{ns}.svc.cluster.local\n  source: shop\n  types:\n    - order.created.v1\n"
+    );
+    cluster.kubectl(&["apply", "-f", "-"], Some(&subscription));
+    cluster.wait_running("emitter", 1).await;
+    cluster.wait_running("receiver", 1).await;
+    let subscriptions: Api<shoal_api::Subscription> = Api::namespaced(cluster.client.clone(), ns);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = subscriptions.get("orders").await.expect("the Subscription");
+        if s.status.as_ref().is_some_and(|st| st.ready) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "Subscription never ready: {:?}", s.status);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    // The emitter's answer says the publisher took the event; the receiver's
+    // shows it once delivered (any node pod may have served it: asked until
+    // one that did answers).
+    let emitter_url = format!("http://emitter.{ns}.svc.cluster.local/?code=e2e-42");
+    let (phase, out) = cluster.curl_once("emit", &[&emitter_url]);
+    assert!(
+        out.contains("emitted"),
+        "the emitter answered {out:?} (curl pod {phase})"
+    );
+    cluster.curl_until("receiver", r#"order.created.v1 from shop: {"orderCode":"e2e-42"}"#);
 }

@@ -9,4 +9,5 @@ mod contract;
 mod node;
 mod oci;
 mod reconcile;
+mod subscriptions;
 mod webhooks;

@@ -64,6 +64,7 @@ pub struct FakeKube {
 pub fn object_path(api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> String {
     let plural = match kind {
         "Function" => "functions",
+        "Subscription" => "subscriptions",
         "ConfigMap" => "configmaps",
         "Secret" => "secrets",
         "Pod" => "pods",

@@ -107,3 +107,21 @@ NAMESPACE=allow:P|P;deny:P, comma-separated. */}}
 {{- end -}}
 {{- join "," $entries -}}
 {{- end -}}
+
+{{/* The NATS URL eventing uses: the operator's, or the chart's own server. */}}
+{{- define "shoal.natsURL" -}}
+{{- if .Values.eventing.nats.url -}}
+{{ .Values.eventing.nats.url }}
+{{- else -}}
+nats://{{ include "shoal.fullname" . }}-nats.{{ .Release.Namespace }}.svc:4222
+{{- end -}}
+{{- end }}
+
+{{/* Where Functions' emitCloudEvent posts: Shoal's publisher when its eventing is on. */}}
+{{- define "shoal.publisherProxy" -}}
+{{- if and .Values.eventing.enabled (eq .Values.functions.publisherProxy "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish") -}}
+http://{{ include "shoal.fullname" . }}-publisher.{{ .Release.Namespace }}.svc.cluster.local/publish
+{{- else -}}
+{{ .Values.functions.publisherProxy }}
+{{- end -}}
+{{- end }}

@@ -14,13 +14,17 @@
 //!   repository in the in-cluster registry (minted with `shoal_oci::token`).
 //! - [`leader`]: leader election over a Lease, so replicas can run side by
 //!   side with one reconciling.
+//! - [`subscriptions`]: Kyma `Subscription`s on Shoal's eventing (when a NATS
+//!   server is configured): validated, their JetStream consumers made,
+//!   their status written; node servers deliver from those consumers.
 //! - [`git`]: `gitRepository` sources: references resolved and polled (one
 //!   ref listing per repository and reference per interval), new commits
 //!   checked for their `baseDir`.
 //!
 //! This crate talks to the API server, to the build service's pods (build
-//! requests, through `shoal-builder`'s client), and to Git remotes only to
-//! list their refs and check a commit's folder. It never builds or runs a
+//! requests, through `shoal-builder`'s client), to NATS only to make and
+//! delete Subscriptions' consumers, and to Git remotes only to list their
+//! refs and check a commit's folder. It never builds or runs a
 //! Function (the build service, a build Job and the node servers do), and
 //! it owns none of the
 //! validation rules (they live in `shoal-api`, shared with `shoal build`).
@@ -32,6 +36,7 @@ pub mod metrics;
 pub mod ports;
 pub mod reconcile;
 pub mod resources;
+pub mod subscriptions;
 pub mod tls;
 pub mod webhook;
 

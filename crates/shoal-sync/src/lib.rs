@@ -21,9 +21,14 @@
 //! time per Function, bounded concurrency, retries), so two changes seen
 //! together load a module once.
 //!
+//! With eventing on, [`subscriptions::follow`] also follows Subscriptions
+//! and keeps the node delivering the events of those whose sink it serves.
+//!
 //! This crate never writes Functions and never builds: it only reads the
 //! cluster's desired state and reports the node's actual state. The only
 //! files it writes are the mounted Secrets under [`SyncConfig::secrets_dir`].
+
+pub mod subscriptions;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

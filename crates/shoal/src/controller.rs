@@ -118,6 +118,9 @@ pub struct ControllerArgs {
     /// ValidatingWebhookConfiguration to write the caBundle into.
     #[arg(long, env = "SHOAL_VALIDATING_WEBHOOK", default_value = "shoal-function-validation")]
     validating_webhook: String,
+    /// Kyma Subscriptions: NATS and event timing (reconciled only with `--nats`).
+    #[command(flatten)]
+    events: crate::events::EventingArgs,
 }
 
 fn parse_port_range(text: &str) -> Result<std::ops::RangeInclusive<u16>, String> {
@@ -132,8 +135,12 @@ fn parse_port_range(text: &str) -> Result<std::ops::RangeInclusive<u16>, String>
     Ok(first..=last)
 }
 
-pub fn print_crd() -> anyhow::Result<()> {
-    print!("{}", shoal_controller::crd::crd_yaml()?);
+pub fn print_crd(subscription: bool) -> anyhow::Result<()> {
+    if subscription {
+        print!("{}", shoal_controller::crd::subscription_crd_yaml()?);
+    } else {
+        print!("{}", shoal_controller::crd::crd_yaml()?);
+    }
     Ok(())
 }
 
@@ -257,9 +264,29 @@ pub async fn run(args: ControllerArgs) -> anyhow::Result<()> {
         crate::node_support::shutdown_signal().await;
         let _ = stop_leading.send(());
     };
-    let reconciling = shoal_controller::run(client, config, async move {
-        let _ = stopped.await;
+    // Subscriptions are reconciled by the leader too, when eventing is on.
+    let bus = match &args.events.nats_url {
+        Some(_) => Some(args.events.bus().await?),
+        None => None,
+    };
+    let ack_wait = args.events.ack_wait();
+    let stopped = futures::FutureExt::shared(stopped);
+    let (stop_functions, stop_subscriptions) = (stopped.clone(), stopped);
+    let subscription_client = client.clone();
+    let functions = shoal_controller::run(client, config, async move {
+        let _ = stop_functions.await;
     });
+    let subscriptions = async move {
+        if let Some(bus) = bus {
+            shoal_controller::subscriptions::run(subscription_client, bus, ack_wait, async move {
+                let _ = stop_subscriptions.await;
+            })
+            .await;
+        }
+    };
+    let reconciling = async move {
+        futures::join!(functions, subscriptions);
+    };
     let mut shutdown = std::pin::pin!(shutdown);
     let shutting_down = std::sync::atomic::AtomicBool::new(false);
     let led = elector

@@ -40,7 +40,11 @@ enum Command {
     /// push its own Function's repository, nothing else.
     RegistryGate(registry_gate::RegistryGateArgs),
     /// Print the Function CustomResourceDefinition (generated from the Rust types).
-    Crd,
+    Crd {
+        /// Kyma's Subscription CRD instead (for clusters without Kyma's eventing).
+        #[arg(long)]
+        subscription: bool,
+    },
     /// Initialize a freshly built engine plugin and record it (used by
     /// crates/shoal-engine/build-engine.sh).
     #[command(hide = true)]
@@ -67,7 +71,7 @@ fn main() -> std::process::ExitCode {
             Command::Node(args) => node::run(args).await,
             Command::Builder(args) => builder::run(args).await,
             Command::Controller(args) => controller::run(args).await,
-            Command::Crd => controller::print_crd(),
+            Command::Crd { subscription } => controller::print_crd(subscription),
             Command::RegistryGate(args) => registry_gate::run(args).await,
             Command::SmokeTest(args) => smoke::run(args).await,
             Command::EngineInit(args) => engine::run(args).await,

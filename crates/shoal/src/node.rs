@@ -54,6 +54,11 @@ pub struct NodeCmdArgs {
     secret_refresh_secs: u64,
     #[command(flatten)]
     node: NodeArgs,
+    /// Eventing (with `--nats`): delivery of the Subscriptions whose sink
+    /// Function this node serves (with --cluster), and the publisher endpoint
+    /// (with `--publisher-listen`).
+    #[command(flatten)]
+    events: crate::events::EventingArgs,
 }
 
 pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
@@ -123,7 +128,34 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
         None
     };
     let gate = sync.as_ref().map_or_else(LoadGate::open, |(_, gate)| gate.clone());
-    let node = Node::with_load_gate(table, node_support::node_config(&args.node), gate);
+    let node = Node::with_load_gate(table.clone(), node_support::node_config(&args.node), gate);
+    let bus = match &args.events.nats_url {
+        Some(_) => Some(args.events.bus().await?),
+        None => None,
+    };
+    if let (Some(bus), Some(listen)) = (&bus, args.events.publisher_listen) {
+        args.events.serve_publisher(bus.clone(), listen).await?;
+        tracing::info!(%listen, "publisher endpoint serving");
+    }
+    let delivering = match (&bus, args.cluster) {
+        (Some(bus), true) => {
+            let client = kube::Client::try_default()
+                .await
+                .context("connecting to the Kubernetes API (in-cluster config or KUBECONFIG)")?;
+            let dispatcher = Arc::new(shoal_eventing::Dispatcher::new(
+                bus.clone(),
+                Arc::new(crate::events::NodeSink(node.clone())),
+                args.events.dispatch_config(),
+            ));
+            Some(tokio::spawn(shoal_sync::subscriptions::follow(
+                client,
+                table,
+                dispatcher,
+                node_support::shutdown_signal(),
+            )))
+        }
+        _ => None,
+    };
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
@@ -131,6 +163,9 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
     node.serve(listener, node_support::shutdown_signal()).await?;
     if let Some((sync, _)) = sync {
         sync.abort();
+    }
+    if let Some(delivering) = delivering {
+        delivering.abort();
     }
     Ok(())
 }
