@@ -13,6 +13,7 @@
 mod children;
 mod cluster;
 mod database;
+mod events;
 mod generate;
 mod isolation;
 mod measure;
@@ -69,6 +70,20 @@ enum Command {
         #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
         out: PathBuf,
     },
+    /// Events delivered end to end (publish → Function → ack) on Shoal's
+    /// path and Kyma's, the publisher endpoint, memory per Subscription;
+    /// writes results/events.md.
+    Events {
+        /// Events per delivery run.
+        #[arg(long, default_value_t = 20_000)]
+        events: usize,
+        /// Subscriptions for the memory figure.
+        #[arg(long, default_value_t = 500)]
+        subscriptions: usize,
+        /// Where the table goes.
+        #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+        out: PathBuf,
+    },
     /// A neighbour's latency quiet and while another tenant attacks the
     /// node (busy loop, memory pressure, slow clients, socket flood);
     /// writes results/isolation.md.
@@ -112,6 +127,22 @@ fn main() -> anyhow::Result<()> {
         Command::Inside => runtime.block_on(inside()),
         Command::Scale { counts } => runtime.block_on(scale::run(&counts)),
         Command::Cluster(args) => runtime.block_on(cluster::run(&args)),
+        Command::Events {
+            events,
+            subscriptions,
+            out,
+        } => runtime.block_on(async {
+            let report = events::run(events, subscriptions).await?;
+            let table = format!(
+                "# Shoal benchmark: event delivery\n\nMachine: {}. Reproduce: `cargo build --release -p shoal && cargo run --release -p shoal-bench -- events` (needs `nats-server`, `wrk`, `node` and the baseline's express: see run.sh).\n\n{}",
+                measure::machine_description(),
+                events::markdown(&report)
+            );
+            std::fs::create_dir_all(&out)?;
+            std::fs::write(out.join("events.md"), &table)?;
+            println!("{table}");
+            Ok(())
+        }),
         Command::Database { seconds, out } => runtime.block_on(async {
             let row = database::run(Duration::from_secs(seconds)).await?;
             let table = format!(

@@ -176,7 +176,7 @@ pub fn rss_of(pid: u32) -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }

@@ -28,7 +28,7 @@ pub struct Report {
     pub handlers: Vec<HandlerRow>,
 }
 
-fn us(d: Duration) -> String {
+pub fn us(d: Duration) -> String {
     let us = d.as_secs_f64() * 1e6;
     if us >= 10_000.0 {
         format!("{:.1} ms", us / 1000.0)

@@ -33,6 +33,15 @@ use crate::{
     routing,
 };
 
+/// What a request does at its Function's concurrency cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// 503 with Retry-After (a caller over HTTP).
+    Refuse,
+    /// Wait for one (a delivery made inside the node).
+    Wait,
+}
+
 /// Settings of the HTTP server.
 #[derive(Debug, Clone)]
 pub struct NodeConfig {
@@ -213,7 +222,7 @@ impl Node {
             let service = hyper::service::service_fn(move |req| {
                 let node = node.clone();
                 let pinned = pinned.clone();
-                async move { Ok::<_, Infallible>(node.handle_on(req, peer, pinned.as_ref()).await) }
+                async move { Ok::<_, Infallible>(node.handle_on(req, peer, pinned.as_ref(), Slot::Refuse).await) }
             });
             let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
             let conn = graceful.watch(conn.into_owned());
@@ -273,19 +282,22 @@ impl Node {
         B: Body<Data = Bytes> + Send,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
-        self.handle_on(req, peer, None).await
+        self.handle_on(req, peer, None, Slot::Refuse).await
     }
 
     /// Serves a request made inside the node to one Function (an event
-    /// delivered to its Subscription's sink), exactly as one arriving on the
-    /// Function's own port: same limits, timeout, metrics and answer.
+    /// delivered to its Subscription's sink), as one arriving on the
+    /// Function's own port: same limits, timeout, metrics and answer, except
+    /// that at the Function's concurrency cap it waits for a slot instead of
+    /// answering 503 (the delivery's own in-flight limit bounds the wait;
+    /// a 503 would only bring the event back after the retry delay).
     pub async fn handle_for<B>(self: &Arc<Self>, key: &FunctionKey, req: Request<B>) -> HttpResponse
     where
         B: Body<Data = Bytes> + Send,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
         let inside = SocketAddr::from(([127, 0, 0, 1], 0));
-        self.handle_on(req, inside, Some(key)).await
+        self.handle_on(req, inside, Some(key), Slot::Wait).await
     }
 
     /// Handles one request; `pinned` is the Function whose port it arrived
@@ -295,6 +307,7 @@ impl Node {
         req: Request<B>,
         peer: SocketAddr,
         pinned: Option<&FunctionKey>,
+        slot: Slot,
     ) -> HttpResponse
     where
         B: Body<Data = Bytes> + Send,
@@ -368,7 +381,7 @@ impl Node {
         }
         let _in_flight = InFlight::enter(&self.in_flight);
         let started = Instant::now();
-        let response = self.invoke(&entry, req, target.path).await;
+        let response = self.invoke(&entry, req, target.path, slot).await;
         let failed = response.status().is_server_error() || response.status() == StatusCode::REQUEST_TIMEOUT;
         entry.metrics.record(started.elapsed(), failed);
         response
@@ -376,7 +389,7 @@ impl Node {
 
     /// Serves one request of `entry`: its body read, its head built, a
     /// sandbox run, the answer made HTTP.
-    async fn invoke<B>(&self, entry: &Arc<FunctionEntry>, req: Request<B>, path: String) -> HttpResponse
+    async fn invoke<B>(&self, entry: &Arc<FunctionEntry>, req: Request<B>, path: String, slot: Slot) -> HttpResponse
     where
         B: Body<Data = Bytes> + Send,
         B::Error: std::error::Error + Send + Sync + 'static,
@@ -387,7 +400,11 @@ impl Node {
             Ok(body) => body,
             Err(refused) => return refused,
         };
-        let Ok(_permit) = entry.permits.clone().try_acquire_owned() else {
+        let permit = match slot {
+            Slot::Refuse => entry.permits.clone().try_acquire_owned().ok(),
+            Slot::Wait => entry.permits.clone().acquire_owned().await.ok(),
+        };
+        let Some(_permit) = permit else {
             tracing::warn!(function = %key, limit = entry.config.max_concurrency, "concurrency limit reached");
             return busy("Too many concurrent requests for this Function");
         };
