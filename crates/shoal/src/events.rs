@@ -89,14 +89,19 @@ impl EventingArgs {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .with_context(|| format!("publisher endpoint on {listen}"))?;
-        let publisher = Publisher::new(bus);
-        tokio::spawn(async move {
-            if let Err(e) = shoal_eventing::serve_publisher(listener, publisher, std::future::pending()).await {
-                tracing::error!(error = %e, "publisher endpoint stopped");
-            }
-        });
+        serve_publisher(bus, listener);
         Ok(())
     }
+}
+
+/// Serves the publisher endpoint on `listener` in the background.
+pub fn serve_publisher(bus: Bus, listener: tokio::net::TcpListener) {
+    let publisher = Publisher::new(bus);
+    tokio::spawn(async move {
+        if let Err(e) = shoal_eventing::serve_publisher(listener, publisher, std::future::pending()).await {
+            tracing::error!(error = %e, "publisher endpoint stopped");
+        }
+    });
 }
 
 /// Hands events to the node's Functions, as requests on their own ports.

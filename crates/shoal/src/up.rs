@@ -42,12 +42,24 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
         .with_context(|| format!("{} does not exist", args.dir.display()))?;
     JsTools::locate().check()?;
     let mut args = args;
-    // Events: the publisher endpoint of this process, and Functions'
-    // emitCloudEvent posts there unless told otherwise.
-    let publisher_listen = args
-        .events
-        .publisher_listen
-        .unwrap_or_else(|| SocketAddr::new(args.listen.ip(), args.listen.port().wrapping_add(1)));
+    // Events: the publisher endpoint of this process (the port after
+    // --listen unless given; another free one when that is taken), and
+    // Functions' emitCloudEvent posts there unless told otherwise.
+    let publisher = match args.events.publisher_listen {
+        Some(addr) => tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("the publisher endpoint on {addr}"))?,
+        None => {
+            let next = SocketAddr::new(args.listen.ip(), args.listen.port().wrapping_add(1));
+            match tokio::net::TcpListener::bind(next).await {
+                Ok(l) => l,
+                Err(_) => tokio::net::TcpListener::bind(SocketAddr::new(args.listen.ip(), 0))
+                    .await
+                    .context("a port for the publisher endpoint")?,
+            }
+        }
+    };
+    let publisher_listen = publisher.local_addr()?;
     if args.node.publisher_proxy == shoal_node::NodeConfig::default().publisher_proxy {
         args.node.publisher_proxy = format!("http://{publisher_listen}/publish");
     }
@@ -89,7 +101,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
     }
     let node = Node::new(table.clone(), node_support::node_config(&args.node));
     let bus = args.events.bus().await?;
-    args.events.serve_publisher(bus.clone(), publisher_listen).await?;
+    crate::events::serve_publisher(bus.clone(), publisher);
     let mut subscriptions = crate::events::LocalSubscriptions::new(bus, node.clone(), &args.events);
     subscriptions.sync(&dir, &table).await;
     println!(
