@@ -1554,3 +1554,55 @@ async fn slow_clients_hold_no_slot_and_are_cut_off() {
     );
     drop(held);
 }
+
+/// `/metrics` gives at most `metrics_max_functions` Functions series of
+/// their own, the most called first, and sums the rest into one, so the
+/// scrape is bounded however many Functions a node serves.
+#[tokio::test]
+async fn metrics_keep_per_function_series_bounded_and_sum_the_rest() {
+    let node = TestNode::start(NodeConfig {
+        metrics_max_functions: 2,
+        ..NodeConfig::default()
+    })
+    .await;
+    for (name, calls) in [("busy", 3), ("some", 2), ("rare", 1)] {
+        node.add(
+            "default",
+            name,
+            "module.exports = { main: () => 'ok' };",
+            FunctionConfig::default(),
+        )
+        .await;
+        for _ in 0..calls {
+            let r = send(empty(get(&node.url(&format!("/default/{name}/"))))).await;
+            assert_eq!(r.status, 200);
+        }
+    }
+    let r = send(empty(get(&node.url("/metrics")))).await;
+    assert!(
+        r.header("content-type")
+            .is_some_and(|t| t.starts_with("application/openmetrics-text")),
+        "{:?}",
+        r.header("content-type")
+    );
+    let metrics = r.text();
+    assert!(
+        metrics.contains(r#"function_calls_total{namespace="default",name="busy"} 3"#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"function_calls_total{namespace="*",name="*"} 3"#),
+        "{metrics}"
+    );
+    assert!(
+        !metrics.contains(r#"name="rare""#) && !metrics.contains(r#"name="some""#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"function_duration_seconds_count{namespace="*",name="*"} 3"#),
+        "{metrics}"
+    );
+    assert!(metrics.contains("shoal_functions 3"), "{metrics}");
+    assert!(metrics.ends_with("# EOF\n"), "OpenMetrics text");
+    node.stop().await;
+}

@@ -20,6 +20,7 @@ mod measure;
 mod plot;
 mod report;
 mod scale;
+mod scrape;
 mod sim_builder;
 
 use std::{path::PathBuf, time::Duration};
@@ -84,6 +85,16 @@ enum Command {
         #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
         out: PathBuf,
     },
+    /// The size and time of a node's /metrics with N Functions loaded;
+    /// writes results/metrics.md.
+    Metrics {
+        /// Function counts.
+        #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
+        counts: Vec<usize>,
+        /// Where the table goes.
+        #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+        out: PathBuf,
+    },
     /// A neighbour's latency quiet and while another tenant attacks the
     /// node (busy loop, memory pressure, slow clients, socket flood);
     /// writes results/isolation.md.
@@ -140,6 +151,21 @@ fn main() -> anyhow::Result<()> {
             );
             std::fs::create_dir_all(&out)?;
             std::fs::write(out.join("events.md"), &table)?;
+            println!("{table}");
+            Ok(())
+        }),
+        Command::Metrics { counts, out } => runtime.block_on(async {
+            let mut rows = Vec::new();
+            for count in counts {
+                rows.push(scrape::run(count).await?);
+            }
+            let table = format!(
+                "# Shoal benchmark: the node's /metrics\n\nMachine: {}. Reproduce: `cargo run --release -p shoal-bench -- metrics`.\n\n{}",
+                measure::machine_description(),
+                scrape::markdown(&rows)
+            );
+            std::fs::create_dir_all(&out)?;
+            std::fs::write(out.join("metrics.md"), &table)?;
             println!("{table}");
             Ok(())
         }),

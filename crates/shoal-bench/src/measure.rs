@@ -447,7 +447,7 @@ async fn handle_times(node: &Arc<Node>, path: &str) -> anyhow::Result<Vec<Durati
 }
 
 /// First request to each of `count` Functions, one after another.
-async fn cold_requests(addr: SocketAddr, count: usize) -> anyhow::Result<(Vec<Duration>, Duration)> {
+pub async fn cold_requests(addr: SocketAddr, count: usize) -> anyhow::Result<(Vec<Duration>, Duration)> {
     let client: Client<_, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
     let mut cold = Vec::with_capacity(count);
     let started = Instant::now();

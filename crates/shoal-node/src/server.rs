@@ -64,6 +64,9 @@ pub struct NodeConfig {
     pub drain_timeout: Duration,
     /// Sandbox slots of the runtime's pool (reported in /metrics).
     pub pool_slots: u64,
+    /// Functions with /metrics series of their own at most (the most
+    /// called); the rest are summed into one series.
+    pub metrics_max_functions: usize,
     /// Bounds on each invocation's outbound HTTP.
     pub outbound: shoal_runtime::OutboundLimits,
     /// How long a client may take to send a request's headers before its
@@ -90,6 +93,7 @@ impl Default for NodeConfig {
             drain_delay: Duration::ZERO,
             drain_timeout: Duration::from_secs(30),
             pool_slots: 0,
+            metrics_max_functions: 10_000,
             outbound: shoal_runtime::OutboundLimits::default(),
             header_read_timeout: Duration::from_secs(30),
             max_connections: 16_384,
@@ -152,6 +156,8 @@ pub struct Node {
     /// Open once the Functions assigned to the node are loaded.
     loaded: LoadGate,
     in_flight: AtomicU64,
+    /// Requests numbered so far (request ids the node makes up).
+    requests: AtomicU64,
     /// One permit per open connection ([`NodeConfig::max_connections`]).
     connections: Arc<tokio::sync::Semaphore>,
     /// The bodies held ([`NodeConfig::max_buffered_body_bytes`]).
@@ -178,6 +184,7 @@ impl Node {
             config,
             loaded,
             in_flight: AtomicU64::new(0),
+            requests: AtomicU64::new(0),
             connections,
             buffers,
         })
@@ -337,12 +344,11 @@ impl Node {
                 let gauges = NodeGauges {
                     in_flight: self.in_flight.load(Ordering::Relaxed),
                     pool_slots: self.config.pool_slots,
+                    max_function_series: self.config.metrics_max_functions,
                 };
                 let mut r = text(StatusCode::OK, metrics::render(&self.table, &gauges, pinned));
-                r.headers_mut().insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("text/plain; version=0.0.4"),
-                );
+                r.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(metrics::CONTENT_TYPE));
                 return r;
             }
             (_, "/favicon.ico") => {
@@ -381,7 +387,15 @@ impl Node {
         }
         let _in_flight = InFlight::enter(&self.in_flight);
         let started = Instant::now();
-        let response = self.invoke(&entry, req, target.path, slot).await;
+        // One span per request, carrying the caller's request id (or one of
+        // the node's): the Function's console lines are logged inside it.
+        let span = tracing::info_span!(
+            "request",
+            namespace = %entry.key.namespace,
+            name = %entry.key.name,
+            request_id = %request_id(req.headers(), &self.requests),
+        );
+        let response = tracing::Instrument::instrument(self.invoke(&entry, req, target.path, slot), span).await;
         let failed = response.status().is_server_error() || response.status() == StatusCode::REQUEST_TIMEOUT;
         entry.metrics.record(started.elapsed(), failed);
         response
@@ -662,6 +676,32 @@ impl Drop for InFlight<'_> {
 /// The head the guest takes: the request's method, path, query and
 /// headers, and who the Function is. Its environment is added for a
 /// sandbox that loads the Function (see `Node::run`).
+/// The caller's `x-request-id` when it is a sane one (what Istio and
+/// most proxies send), otherwise the node's own: a per-process prefix and a
+/// counter.
+fn request_id(headers: &HeaderMap, counter: &AtomicU64) -> String {
+    let given = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()));
+    match given {
+        Some(id) => id.to_string(),
+        None => format!("{:08x}-{}", process_tag(), counter.fetch_add(1, Ordering::Relaxed)),
+    }
+}
+
+/// A tag telling this process's request ids from another's.
+fn process_tag() -> u32 {
+    static TAG: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *TAG.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or_default();
+        nanos ^ std::process::id().rotate_left(16)
+    })
+}
+
 fn request_head(entry: &FunctionEntry, parts: &http::request::Parts, path: String) -> RequestHead {
     let config = &entry.config;
     RequestHead {

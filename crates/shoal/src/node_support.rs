@@ -60,6 +60,10 @@ pub struct NodeArgs {
         default_value_t = NodeConfig::default().publisher_proxy
     )]
     pub publisher_proxy: String,
+    /// Functions with /metrics series of their own at most (the most called
+    /// first; the rest are summed into one series), so a scrape stays bounded.
+    #[arg(long, env = "SHOAL_METRICS_MAX_FUNCTIONS", default_value_t = NodeConfig::default().metrics_max_functions)]
+    pub metrics_max_functions: usize,
     /// Seconds a stopping node goes on answering before its listener closes.
     #[arg(long, default_value_t = 0)]
     pub drain_delay_secs: u64,
@@ -310,6 +314,7 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
         publisher_proxy: args.publisher_proxy.clone(),
         drain_delay: Duration::from_secs(args.drain_delay_secs),
         pool_slots: u64::from(args.pool_slots),
+        metrics_max_functions: args.metrics_max_functions.max(1),
         outbound: OutboundLimits {
             max_requests: args.outbound_max_requests,
             max_sockets: args.outbound_max_sockets,

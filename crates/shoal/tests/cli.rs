@@ -1160,3 +1160,96 @@ fn up_serves_a_git_function_and_swaps_in_a_new_commit_on_its_branch() {
     assert!(served, "never served the first commit");
     assert!(swapped, "the new commit was not swapped in");
 }
+
+/// A request's span carries its request id (the caller's `x-request-id`,
+/// or one the node makes up), and the Function's console lines are logged
+/// inside it, so one request's lines can be found among many.
+#[test]
+fn a_functions_console_lines_carry_the_request_id() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "talker.js",
+        "module.exports = { main: (event) => { console.log('talking for ' + event.extensions.request.query.who); return 'ok'; } };",
+    );
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["up", dir.path().to_str().unwrap(), "--listen", &addr])
+        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let logged = Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = logged.clone();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            sink.lock().unwrap().push_str(&(line + "\n"));
+        }
+    });
+    let up = Up(child);
+    assert!(wait_for_body(
+        &addr,
+        "/default/talker/?who=nobody",
+        "ok",
+        Duration::from_secs(60)
+    ));
+    let given = {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            stream,
+            "GET /default/talker/?who=alice HTTP/1.1\r\nHost: x\r\nx-request-id: req-4711\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    assert!(given.ends_with("ok"), "{given}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = strip_ansi(&logged.lock().unwrap());
+        let line_of = |who: &str| {
+            text.lines()
+                .find(|l| l.contains(&format!("talking for {who}")))
+                .map(str::to_string)
+        };
+        if let (Some(alice), Some(nobody)) = (line_of("alice"), line_of("nobody")) {
+            assert!(alice.contains("request_id=req-4711"), "{alice}");
+            assert!(
+                alice.contains("namespace=default") && alice.contains("name=talker"),
+                "{alice}"
+            );
+            assert!(
+                nobody.contains("request_id=") && !nobody.contains("req-4711"),
+                "{nobody}"
+            );
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no console lines in:\n{text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(up);
+}
+
+/// `text` without terminal colour sequences.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -210,6 +210,24 @@ fn write(dir: &Path, name: &str, content: &str) {
     std::fs::write(dir.join(name), content).unwrap();
 }
 
+/// A NATS server, a recorder, and a folder holding the files `files`
+/// makes for the recorder's port.
+struct Scene {
+    nats: NatsServer,
+    recorder: Recorder,
+    dir: tempfile::TempDir,
+}
+
+fn scene(files: impl FnOnce(u16) -> Vec<(&'static str, String)>) -> Scene {
+    let nats = NatsServer::start();
+    let recorder = recorder();
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in files(recorder.port) {
+        write(dir.path(), name, &content);
+    }
+    Scene { nats, recorder, dir }
+}
+
 fn subscription(name: &str, sink: &str, matching: &str, source: &str, types: &[&str], max_in_flight: u32) -> String {
     let types: String = types.iter().map(|t| format!("    - {t}\n")).collect();
     format!(
@@ -245,45 +263,47 @@ fn of<'a>(records: &'a [Value], function: &str) -> Vec<&'a Value> {
 
 #[test]
 fn published_events_reach_every_subscribed_function_as_kyma_delivers_them() {
-    let nats = NatsServer::start();
-    let recorder = recorder();
-    let dir = tempfile::tempdir().unwrap();
-    for f in ["standard", "exact", "other"] {
-        write(dir.path(), &format!("{f}.js"), &reporting_function(f, recorder.port));
-    }
-    write(
-        dir.path(),
-        "standard-sub.yaml",
-        &subscription(
-            "standard-sub",
-            "standard",
-            "standard",
-            "my.app",
-            &["order.created.v1"],
-            10,
-        ),
-    );
-    write(
-        dir.path(),
-        "exact-sub.yaml",
-        &subscription("exact-sub", "exact", "exact", "", &["myapp.order.created.v1"], 10),
-    );
-    write(
-        dir.path(),
-        "other-sub.yaml",
-        &subscription("other-sub", "other", "standard", "myapp", &["order.deleted.v1"], 10),
-    );
-    // A sink that is not a Function, and a type Kyma refuses.
-    write(
-        dir.path(),
-        "ghost-sub.yaml",
-        &subscription("ghost-sub", "ghost", "standard", "myapp", &["order.created.v1"], 10),
-    );
-    write(
-        dir.path(),
-        "bad-sub.yaml",
-        &subscription("bad-sub", "standard", "standard", "myapp", &["order"], 10),
-    );
+    let Scene { nats, recorder, dir } = scene(|port| {
+        let mut files: Vec<(&'static str, String)> = [
+            ("standard", "standard.js"),
+            ("exact", "exact.js"),
+            ("other", "other.js"),
+        ]
+        .into_iter()
+        .map(|(f, file)| (file, reporting_function(f, port)))
+        .collect();
+        files.extend([
+            (
+                "standard-sub.yaml",
+                subscription(
+                    "standard-sub",
+                    "standard",
+                    "standard",
+                    "my.app",
+                    &["order.created.v1"],
+                    10,
+                ),
+            ),
+            (
+                "exact-sub.yaml",
+                subscription("exact-sub", "exact", "exact", "", &["myapp.order.created.v1"], 10),
+            ),
+            (
+                "other-sub.yaml",
+                subscription("other-sub", "other", "standard", "myapp", &["order.deleted.v1"], 10),
+            ),
+            // A sink that is not a Function, and a type Kyma refuses.
+            (
+                "ghost-sub.yaml",
+                subscription("ghost-sub", "ghost", "standard", "myapp", &["order.created.v1"], 10),
+            ),
+            (
+                "bad-sub.yaml",
+                subscription("bad-sub", "standard", "standard", "myapp", &["order"], 10),
+            ),
+        ]);
+        files
+    });
     let up = Up::start(dir.path(), &nats, &[]);
     up.wait_printed("✓ Subscription default/exact-sub", Duration::from_secs(10));
     let printed = up.printed();
@@ -372,15 +392,12 @@ fn published_events_reach_every_subscribed_function_as_kyma_delivers_them() {
 
 #[test]
 fn a_failing_function_gets_the_event_again_after_the_delay_until_it_succeeds() {
-    let nats = NatsServer::start();
-    let recorder = recorder();
-    let dir = tempfile::tempdir().unwrap();
-    let port = recorder.port;
-    write(
-        dir.path(),
-        "flaky.js",
-        &format!(
-            r#"module.exports = {{
+    let Scene { nats, recorder, dir } = scene(|port| {
+        vec![
+            (
+                "flaky.js",
+                format!(
+                    r#"module.exports = {{
   main: async (event) => {{
     const attempt = Number(await (await fetch("http://127.0.0.1:{port}/attempt/" + event["ce-id"], {{ method: "POST" }})).text());
     await fetch("http://127.0.0.1:{port}/record", {{ method: "POST", body: JSON.stringify({{ fn: "flaky", id: event["ce-id"], attempt, at: Date.now() }}) }});
@@ -389,13 +406,14 @@ fn a_failing_function_gets_the_event_again_after_the_delay_until_it_succeeds() {
   }},
 }};
 "#
-        ),
-    );
-    write(
-        dir.path(),
-        "flaky-sub.yaml",
-        &subscription("flaky-sub", "flaky", "standard", "app", &["job.started.v1"], 10),
-    );
+                ),
+            ),
+            (
+                "flaky-sub.yaml",
+                subscription("flaky-sub", "flaky", "standard", "app", &["job.started.v1"], 10),
+            ),
+        ]
+    });
     let up = Up::start(dir.path(), &nats, &[]);
     up.wait_printed("✓ Subscription default/flaky-sub", Duration::from_secs(10));
     up.publish("job-1", "app", "job.started.v1", &json!({"n": 1}));
@@ -414,14 +432,8 @@ fn a_failing_function_gets_the_event_again_after_the_delay_until_it_succeeds() {
 
 #[test]
 fn max_in_flight_messages_bounds_concurrent_deliveries() {
-    let nats = NatsServer::start();
-    let recorder = recorder();
-    let dir = tempfile::tempdir().unwrap();
-    let port = recorder.port;
-    write(
-        dir.path(),
-        "slow.js",
-        &format!(
+    let Scene { nats, recorder, dir } = scene(|port| {
+        let slow = format!(
             r#"module.exports = {{
   main: async (event) => {{
     await fetch("http://127.0.0.1:{port}/hold/300", {{ method: "POST" }});
@@ -430,13 +442,15 @@ fn max_in_flight_messages_bounds_concurrent_deliveries() {
   }},
 }};
 "#
-        ),
-    );
-    write(
-        dir.path(),
-        "slow-sub.yaml",
-        &subscription("slow-sub", "slow", "standard", "app", &["a.b"], 3),
-    );
+        );
+        vec![
+            ("slow.js", slow),
+            (
+                "slow-sub.yaml",
+                subscription("slow-sub", "slow", "standard", "app", &["a.b"], 3),
+            ),
+        ]
+    });
     let up = Up::start(dir.path(), &nats, &[]);
     up.wait_printed("✓ Subscription default/slow-sub", Duration::from_secs(10));
     for i in 0..12 {
@@ -452,17 +466,11 @@ fn max_in_flight_messages_bounds_concurrent_deliveries() {
 
 #[test]
 fn two_nodes_share_a_consumer_and_one_killed_mid_delivery_loses_nothing() {
-    let nats = NatsServer::start();
-    let recorder = recorder();
-    let dir = tempfile::tempdir().unwrap();
-    let port = recorder.port;
-    write(
-        dir.path(),
-        "worker.js",
-        &format!(
+    let Scene { nats, recorder, dir } = scene(|port| {
+        let worker = format!(
             r#"module.exports = {{
   main: async (event) => {{
-    console.log("working on " + event["ce-id"] + " " + JSON.stringify(event.data) + " " + typeof event.data);
+    console.log("working on " + event["ce-id"]);
     const t = Date.now();
     let held = "";
     if (event.data.slow) held = await (await fetch("http://127.0.0.1:{port}/hold/4000", {{ method: "POST" }})).text();
@@ -471,13 +479,15 @@ fn two_nodes_share_a_consumer_and_one_killed_mid_delivery_loses_nothing() {
   }},
 }};
 "#
-        ),
-    );
-    write(
-        dir.path(),
-        "work-sub.yaml",
-        &subscription("work-sub", "worker", "standard", "app", &["work.v1"], 10),
-    );
+        );
+        vec![
+            ("worker.js", worker),
+            (
+                "work-sub.yaml",
+                subscription("work-sub", "worker", "standard", "app", &["work.v1"], 10),
+            ),
+        ]
+    });
     let first = Up::start(dir.path(), &nats, &[]);
     let second = Up::start(dir.path(), &nats, &[]);
     for up in [&first, &second] {

@@ -63,6 +63,13 @@ pub enum Error {
 #[tracing::instrument(skip_all, fields(namespace = function.namespace().unwrap_or_default(), name = function.name_any()))]
 pub async fn reconcile(function: Arc<Function>, ctx: Arc<Context>) -> Result<Action, Error> {
     crate::metrics::RECONCILES.inc();
+    let started = std::time::Instant::now();
+    let outcome = reconcile_pass(function, ctx).await;
+    crate::metrics::RECONCILE_DURATION.observe(started.elapsed().as_secs_f64());
+    outcome
+}
+
+async fn reconcile_pass(function: Arc<Function>, ctx: Arc<Context>) -> Result<Action, Error> {
     let namespace = function.namespace().ok_or(Error::NoNamespace)?;
     let api: Api<Function> = Api::namespaced(ctx.client.clone(), &namespace);
     let function = with_finalizer(&api, function).await?;
