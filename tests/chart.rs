@@ -1196,3 +1196,175 @@ async fn eventing_renders_the_subscription_crd_nats_the_publisher_and_exactly_th
         );
     }
 }
+
+/// Busola's resource-extension rules for the sections it validates (from
+/// its `public/schemas/schema-{general,list,details,form,dataSources}.yaml`,
+/// extension version 0.5): the widgets each section may name and the keys
+/// each entry needs.
+mod busola {
+    use serde_json::Value;
+
+    /// Widgets of list columns and details entries.
+    pub const VIEW_WIDGETS: &[&str] = &[
+        "Alert",
+        "Badge",
+        "CodeViewer",
+        "Columns",
+        "ControlledBy",
+        "EventList",
+        "ExternalLink",
+        "JoinedArray",
+        "Labels",
+        "Panel",
+        "Plain",
+        "ResourceLink",
+        "ResourceList",
+        "ResourceRefs",
+        "Table",
+        "Tabs",
+        "Text",
+    ];
+    /// View widgets that show a `source`.
+    pub const NEED_SOURCE: &[&str] = &[
+        "Alert",
+        "Badge",
+        "CodeViewer",
+        "ControlledBy",
+        "ExternalLink",
+        "JoinedArray",
+        "ResourceLink",
+        "ResourceList",
+        "ResourceRefs",
+        "Table",
+        "Text",
+    ];
+    /// Widgets of form fields.
+    pub const FORM_WIDGETS: &[&str] = &[
+        "Alert",
+        "CodeEditor",
+        "FormGroup",
+        "GenericList",
+        "KeyValuePair",
+        "Name",
+        "Resource",
+        "ResourceRef",
+        "SimpleList",
+        "Text",
+    ];
+
+    /// What is wrong with one list or details entry (and its children).
+    pub fn view_entry(entry: &Value, at: &str, problems: &mut Vec<String>) {
+        let widget = entry["widget"].as_str().unwrap_or_default();
+        if !VIEW_WIDGETS.contains(&widget) {
+            problems.push(format!("{at}: widget {widget:?} is not one of Busola's"));
+        }
+        if NEED_SOURCE.contains(&widget) && entry["source"].as_str().is_none() {
+            problems.push(format!("{at}: {widget} needs a source"));
+        }
+        if widget == "ResourceRefs" && entry["kind"].as_str().is_none() {
+            problems.push(format!("{at}: ResourceRefs needs a kind"));
+        }
+        for (i, child) in entry["children"].as_array().into_iter().flatten().enumerate() {
+            view_entry(child, &format!("{at}.children[{i}]"), problems);
+        }
+    }
+
+    /// What is wrong with one form field (and its children).
+    pub fn form_entry(entry: &Value, at: &str, problems: &mut Vec<String>) {
+        if entry["path"].as_str().is_none() {
+            problems.push(format!("{at}: a form field needs a path"));
+        }
+        let widget = entry["widget"].as_str().unwrap_or_default();
+        if !FORM_WIDGETS.contains(&widget) {
+            problems.push(format!("{at}: form widget {widget:?} is not one of Busola's"));
+        }
+        for (i, child) in entry["children"].as_array().into_iter().flatten().enumerate() {
+            form_entry(child, &format!("{at}.children[{i}]"), problems);
+        }
+    }
+}
+
+#[test]
+fn the_busola_extension_follows_busolas_extension_schema() {
+    let off = Rendered::render(None);
+    assert!(
+        off.all("ConfigMap")
+            .iter()
+            .all(|c| c["metadata"]["name"] != "shoal-busola-functions")
+    );
+    let path = std::env::temp_dir().join(format!("busola-values-{}.yaml", std::process::id()));
+    std::fs::write(&path, "busola:\n  enabled: true\n").unwrap();
+    let on = Rendered::render(Some(path.to_str().unwrap()));
+    let _ = std::fs::remove_file(&path);
+    let cm = on.find("ConfigMap", "shoal-busola-functions");
+    assert_eq!(cm["metadata"]["labels"]["busola.io/extension"], "resource");
+    assert_eq!(cm["metadata"]["labels"]["busola.io/extension-version"], "0.5");
+    let section = |name: &str| -> Value {
+        let text = cm["data"][name].as_str().unwrap_or_else(|| panic!("no {name} section"));
+        serde_yaml::from_str(text).unwrap_or_else(|e| panic!("{name} is not YAML: {e}"))
+    };
+    let general = section("general");
+    assert_eq!(
+        general["resource"],
+        json!({"kind": "Function", "group": "serverless.kyma-project.io", "version": "v1alpha2"})
+    );
+    assert_eq!(
+        (general["scope"].as_str(), general["urlPath"].as_str()),
+        (Some("namespace"), Some("functions"))
+    );
+
+    let mut problems = Vec::new();
+    for (i, e) in section("list").as_array().expect("list is an array").iter().enumerate() {
+        busola::view_entry(e, &format!("list[{i}]"), &mut problems);
+    }
+    let details = section("details");
+    for part in ["header", "body"] {
+        for (i, e) in details[part]
+            .as_array()
+            .unwrap_or_else(|| panic!("details.{part}"))
+            .iter()
+            .enumerate()
+        {
+            busola::view_entry(e, &format!("details.{part}[{i}]"), &mut problems);
+        }
+    }
+    for (i, e) in section("form").as_array().expect("form is an array").iter().enumerate() {
+        busola::form_entry(e, &format!("form[{i}]"), &mut problems);
+    }
+    let sources = section("dataSources");
+    for (name, source) in sources.as_object().expect("dataSources is a map") {
+        if source["resource"]["kind"].as_str().is_none() || source["resource"]["version"].as_str().is_none() {
+            problems.push(format!("dataSources.{name}: resource needs kind and version"));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+
+    // Every data source a view calls exists, and the Function's Service,
+    // APIRules and Subscriptions are among them.
+    let views = format!("{}{}", cm["data"]["list"], cm["data"]["details"]);
+    for name in ["services", "apiRules", "subscriptions"] {
+        assert!(views.contains(&format!("${name}()")), "{name} is shown");
+        assert!(sources.get(name).is_some(), "{name} is defined");
+    }
+    // The form edits the runtime among those Shoal serves, with the code editor.
+    let form = section("form");
+    let runtime = form
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "spec.runtime")
+        .expect("runtime field");
+    for r in runtime["enum"].as_array().unwrap() {
+        assert!(
+            shoal_api::SERVED_RUNTIMES.contains(&r.as_str().unwrap()),
+            "{r} is served"
+        );
+    }
+    assert!(
+        form.as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == "spec.source.inline.source" && f["widget"] == "CodeEditor")
+    );
+    assert!(section("translations")["en"].is_object());
+}

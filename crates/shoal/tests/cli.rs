@@ -1253,3 +1253,37 @@ fn strip_ansi(text: &str) -> String {
     }
     out
 }
+
+/// Functions exactly as Kyma CLI v3 writes them (`tests/fixtures/kyma-cli`)
+/// pass Shoal's admission rules and build and answer unchanged.
+#[test]
+fn functions_made_by_kyma_cli_apply_and_run_unchanged() {
+    let fixtures = workspace_root().join("tests/fixtures/kyma-cli");
+    let dir = tempfile::tempdir().unwrap();
+    for (file, name) in [
+        ("nodejs22-from-files.yaml", "my-fn"),
+        ("nodejs24-defaults.yaml", "hello-fn"),
+    ] {
+        let text = std::fs::read_to_string(fixtures.join(file)).unwrap();
+        let mut function: shoal_api::Function = serde_yaml::from_str(&text).unwrap();
+        shoal_api::apply_defaults(&mut function);
+        if let Err(e) = shoal_api::validate(&function) {
+            panic!("{file}: {e}");
+        }
+        std::fs::write(dir.path().join(format!("{name}.yaml")), text).unwrap();
+    }
+    let (up, addr) = start_up(dir.path(), &[]);
+    assert!(wait_for_body(
+        &addr,
+        "/default/my-fn/",
+        "Hello World from the Kyma Function my-fn running on nodejs22!",
+        Duration::from_secs(60)
+    ));
+    assert!(wait_for_body(
+        &addr,
+        "/default/hello-fn/",
+        "Hello World!",
+        Duration::from_secs(60)
+    ));
+    drop(up);
+}
