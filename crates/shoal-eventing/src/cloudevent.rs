@@ -21,18 +21,6 @@ const TRACE_EXTENSIONS: &[(&str, &str)] = &[
     ("b3flags", "x-b3-flags"),
 ];
 
-/// Attributes with a place of their own; every other one is an extension.
-const CONTEXT_ATTRIBUTES: &[&str] = &[
-    "id",
-    "source",
-    "type",
-    "specversion",
-    "time",
-    "datacontenttype",
-    "dataschema",
-    "subject",
-];
-
 /// An event's data.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Data {
@@ -147,7 +135,7 @@ impl CloudEvent {
                 _ => Data::Binary(body.clone()),
             }
         };
-        let mut event = Self::from_attributes(attributes, data)?;
+        let mut event = Self::from_attributes(attributes, data);
         event.data_content_type = event.data_content_type.or(content_type);
         Ok(event)
     }
@@ -183,10 +171,12 @@ impl CloudEvent {
             };
             attributes.insert(name.to_ascii_lowercase(), text);
         }
-        Self::from_attributes(attributes, data)
+        Ok(Self::from_attributes(attributes, data))
     }
 
-    fn from_attributes(mut attributes: BTreeMap<String, String>, data: Data) -> Result<Self, NotACloudEvent> {
+    /// The event of `attributes`: the context attributes by name, the rest
+    /// as extensions.
+    fn from_attributes(mut attributes: BTreeMap<String, String>, data: Data) -> Self {
         let mut take = |name: &str| attributes.remove(name);
         let event = Self {
             id: take("id").unwrap_or_default(),
@@ -200,11 +190,10 @@ impl CloudEvent {
             data,
             extensions: BTreeMap::new(),
         };
-        debug_assert!(CONTEXT_ATTRIBUTES.iter().all(|a| !attributes.contains_key(*a)));
-        Ok(Self {
+        Self {
             extensions: attributes,
             ..event
-        })
+        }
     }
 
     /// Checks what the CloudEvents SDKs check before sending.

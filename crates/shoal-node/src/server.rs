@@ -393,8 +393,15 @@ impl Node {
             "request",
             namespace = %entry.key.namespace,
             name = %entry.key.name,
-            request_id = %request_id(req.headers(), &self.requests),
+            request_id = tracing::field::Empty,
         );
+        // The id is made only when the span is recorded at all.
+        if !span.is_disabled() {
+            span.record(
+                "request_id",
+                tracing::field::display(request_id(req.headers(), &self.requests)),
+            );
+        }
         let response = tracing::Instrument::instrument(self.invoke(&entry, req, target.path, slot), span).await;
         let failed = response.status().is_server_error() || response.status() == StatusCode::REQUEST_TIMEOUT;
         entry.metrics.record(started.elapsed(), failed);
