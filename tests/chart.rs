@@ -276,6 +276,11 @@ fn non_default_values_render_external_registry_istio_and_hpa_bounds() {
     }
     assert_eq!(env_value(node, "FUNC_TIMEOUT"), "30");
     assert_eq!(env_value(node, "REQ_MB_LIMIT"), "4");
+    assert_eq!(
+        env_value(node, "TRACE_COLLECTOR_ENDPOINT"),
+        "http://telemetry-otlp-traces.kyma-system:4318/v1/traces",
+        "nodes export traces to Kyma's collector"
+    );
     assert!(
         node["args"]
             .as_array()

@@ -413,6 +413,16 @@ async fn kyma_functions_install_serve_update_and_delete_on_a_real_cluster() {
         cluster.curl_until("env-test", "config-value-secret-value-v2");
     }
 
+    // Kyma's newest runtime: nodejs26's main(req, res) and its sdk module.
+    let modern = "const { getFunctionName, getNamespace } = require('sdk');\nmodule.exports = {\n  main: function (req, res) {\n    res.send(`${getNamespace()}/${getFunctionName()}: ${process.env.CM_VALUE} ${req.query.who || 'anyone'}`);\n  }\n};";
+    cluster.kubectl(
+        &["apply", "-f", "-"],
+        Some(&function_yaml(&ns, "modern", modern, None).replace("runtime: nodejs22", "runtime: nodejs26")),
+    );
+    let function = cluster.wait_running("modern", 1).await;
+    assert_eq!(function.status.and_then(|s| s.runtime).as_deref(), Some("nodejs26"));
+    cluster.curl_until("modern", &format!("{ns}/modern: config-value anyone"));
+
     // A tenant's pod reaching the registry gets nothing without
     // credentials: no catalog, no module, no delete.
     let registry = format!("http://{RELEASE}-registry.{SYSTEM_NAMESPACE}.svc.cluster.local:5000");

@@ -177,6 +177,7 @@ pub async fn invoke(module: &FunctionModule, req: Req) -> Resp {
             body_size_limit: 1,
         },
         env: req.env,
+        trace: None,
     };
     let request = shoal_runtime::GuestRequest::new(&head, req.body.into());
     let limits = InvokeLimits {

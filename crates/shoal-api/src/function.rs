@@ -52,8 +52,9 @@ pub const PRESET_LABEL: &str = "serverless.kyma-project.io/function-resources-pr
 )]
 #[serde(rename_all = "camelCase")]
 pub struct FunctionSpec {
-    /// `nodejs20` (deprecated), `nodejs22`, `nodejs24` (default) or
-    /// `python312`. Shoal serves the Node.js runtimes.
+    /// `nodejs20` (deprecated), `nodejs22` (deprecated), `nodejs24`
+    /// (default), `nodejs26` (the `main(req, res)` API), `python312` or
+    /// `python314`. Shoal serves the Node.js runtimes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime: Option<String>,
     /// Accepted for compatibility; Shoal has no per-Function image.

@@ -1,11 +1,12 @@
 //! Kyma's resource presets and the Kubernetes quantities they are made of.
 
-/// Runtime used when `spec.runtime` is empty.
+/// Runtime used when `spec.runtime` is empty (Kyma's default; it stays
+/// `nodejs24` while Kyma's does).
 pub const DEFAULT_RUNTIME: &str = "nodejs24";
 /// Runtimes Shoal builds and serves.
-pub const SERVED_RUNTIMES: &[&str] = &["nodejs20", "nodejs22", "nodejs24"];
+pub const SERVED_RUNTIMES: &[&str] = &["nodejs20", "nodejs22", "nodejs24", "nodejs26"];
 /// Runtimes Kyma knows but Shoal does not serve.
-pub const KYMA_ONLY_RUNTIMES: &[&str] = &["python312"];
+pub const KYMA_ONLY_RUNTIMES: &[&str] = &["python312", "python314"];
 /// Function preset used when none is asked for.
 pub const DEFAULT_FUNCTION_PRESET: &str = "L";
 /// Build preset used when none is asked for.

@@ -254,6 +254,14 @@ pub fn shoal_up(dir: &Path) -> anyhow::Result<(Server, SocketAddr)> {
     let shoal_bin = std::env::var_os("SHOAL_BENCH_SHOAL")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target/release/shoal"));
+    shoal_up_with(&shoal_bin, dir, &[])
+}
+
+/// `shoal up` of the binary `shoal_bin` with `extra` arguments, as [`shoal_up`].
+///
+/// # Errors
+/// When the binary is missing or does not start.
+pub fn shoal_up_with(shoal_bin: &Path, dir: &Path, extra: &[&str]) -> anyhow::Result<(Server, SocketAddr)> {
     anyhow::ensure!(
         shoal_bin.exists(),
         "{} is missing: cargo build --release -p shoal",
@@ -261,8 +269,9 @@ pub fn shoal_up(dir: &Path) -> anyhow::Result<(Server, SocketAddr)> {
     );
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
-    let mut process = Command::new(&shoal_bin)
+    let mut process = Command::new(shoal_bin)
         .args(["up", dir.to_str().context("path")?, "--listen", &addr.to_string()])
+        .args(extra)
         .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-bench-cache"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -22,6 +22,7 @@ mod report;
 mod scale;
 mod scrape;
 mod sim_builder;
+mod tracing_cost;
 
 use std::{path::PathBuf, time::Duration};
 
@@ -101,6 +102,20 @@ enum Command {
     Isolation {
         /// Seconds per wrk run.
         #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Where the table goes.
+        #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
+        out: PathBuf,
+    },
+    /// Tracing's cost on a hot Function: off, on, and a build from before
+    /// tracing (`SHOAL_BENCH_BASELINE`), in alternating rounds; writes
+    /// results/tracing.md.
+    Tracing {
+        /// Rounds of every variant.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Seconds per wrk run.
+        #[arg(long, default_value_t = 5)]
         seconds: u64,
         /// Where the table goes.
         #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results"))]
@@ -190,6 +205,18 @@ fn main() -> anyhow::Result<()> {
             );
             std::fs::create_dir_all(&out)?;
             std::fs::write(out.join("isolation.md"), &table)?;
+            println!("{table}");
+            Ok(())
+        }),
+        Command::Tracing { rounds, seconds, out } => runtime.block_on(async {
+            let report = tracing_cost::run(rounds, Duration::from_secs(seconds)).await?;
+            let table = format!(
+                "# Shoal benchmark: tracing\n\nMachine: {}. Reproduce: `cargo build --release -p shoal && SHOAL_BENCH_BASELINE=<shoal built before tracing> cargo run --release -p shoal-bench -- tracing`.\n\n{}",
+                measure::machine_description(),
+                tracing_cost::markdown(&report)
+            );
+            std::fs::create_dir_all(&out)?;
+            std::fs::write(out.join("tracing.md"), &table)?;
             println!("{table}");
             Ok(())
         }),

@@ -396,6 +396,7 @@ fn guest_request(method: &str, headers: &[(&str, &str)], body: Bytes) -> shoal_r
     shoal_runtime::GuestRequest {
         head: Bytes::from(head.to_string()),
         body,
+        trace: None,
     }
 }
 

@@ -5,15 +5,21 @@
 // many requests one after another. The prelude and the Function's module
 // top-level run once per sandbox; for each request the host hands over
 // (`__shoal_host.nextRequest`: its head as JSON and its body as bytes) it
-// builds Kyma's `event` and `context`, calls `main(event, context,
-// sendResponse)`, awaits it, maps the outcome to status/headers/body exactly
-// as Kyma's Node.js runtime does, and hands the response head and body back
-// (`__shoal_host.respond`). Module-level state therefore lives as long as
+// builds Express's `req` and `res` (runtime/express.js) and calls the
+// handler the way the Function's runtime does: `main(event, context,
+// sendResponse)` for the legacy runtimes, with Kyma's `event` and
+// `context`, its result mapped to status/headers/body exactly as Kyma's
+// Node.js runtime maps it; `main(req, res)` for nodejs26, which answers
+// through `res`. The response head and body go back with
+// `__shoal_host.respond`. Module-level state therefore lives as long as
 // the sandbox, as it lives as long as the pod in Kyma. The host ABI under
 // these calls is declared in crates/shoal-engine/src/abi.rs.
 //
 // Importing this module installs the globals Node.js code expects to exist
 // before the handler's own top-level code runs (process.env, timers).
+
+import { BadRequest, Request, Response, declaresBody, mediaType, parseBody } from "./runtime/express.js";
+import * as tracing from "./runtime/tracing.js";
 
 const ENVELOPE_VERSION = 1;
 const encoder = new globalThis.TextEncoder();
@@ -55,7 +61,16 @@ for (const key of Object.getOwnPropertyNames(globalThis)) {
     Object.defineProperty(globalThis, key, { enumerable });
   }
 }
-hideGlobal("__shoal_trace_headers", []);
+// The trace context outbound calls carry (node/http.js, fetch, WebSocket):
+// the Function's active span when it has one or the node records the
+// request, the caller's trace headers as they came otherwise.
+let incomingTraceHeaders = [];
+Object.defineProperty(globalThis, "__shoal_trace_headers", {
+  get: () => tracing.outboundHeaders(incomingTraceHeaders),
+  configurable: true,
+  enumerable: false,
+});
+tracing.registerGlobals();
 // Node's `global` and `navigator` (Node 21+), enumerable as there.
 if (!("global" in globalThis)) Object.defineProperty(globalThis, "global", { value: globalThis, writable: true, configurable: true, enumerable: true });
 if (!("navigator" in globalThis)) {
@@ -86,7 +101,10 @@ function probeEnv(known) {
     },
   });
 }
-const NODE_VERSIONS = { nodejs20: "20.19.0", nodejs22: "22.12.0", nodejs24: "24.0.0" };
+const NODE_VERSIONS = { nodejs20: "20.19.0", nodejs22: "22.12.0", nodejs24: "24.0.0", nodejs26: "26.0.0" };
+// nodejs26 calls `main(req, res)` and has the `sdk` module; the others
+// call `main(event, context)`.
+const requestResponseApi = Boolean(head.function && head.function.runtime === "nodejs26");
 // The prelude owns what `process` says about the Function (env, its
 // runtime's Node line, nextTick). A module the bundler injects for a global
 // (WebSocket, fetch...) may load node/process.js before this code runs and
@@ -435,12 +453,21 @@ class Timeout {
   }
 }
 
-function addTimer(fn, ms, args, repeat) {
+function addTimer(fn, ms, args, repeat, weak = false) {
   if (typeof fn !== "function") throw new TypeError("The callback must be a function");
   const delay = Math.max(1, Number(ms) || 0);
   const id = nextTimerId++;
-  timers.set(id, { id, fn, args, at: Date.now() + delay, delay, repeat });
+  timers.set(id, { id, fn, args, at: Date.now() + delay, delay, repeat, weak });
   return new Timeout(id);
+}
+
+/**
+ * A timer of the runtime's own that keeps nothing waiting: when only such
+ * timers are left, the loop is idle (a handler with nothing left to do is
+ * answered at once rather than when the timer fires).
+ */
+function addRuntimeTimer(fn, ms) {
+  return addTimer(fn, ms, [], false, true);
 }
 globalThis.setTimeout = (fn, ms, ...args) => addTimer(fn, ms, args, false);
 globalThis.setInterval = (fn, ms, ...args) => addTimer(fn, ms, args, true);
@@ -506,8 +533,12 @@ async function loop(isDone, mayWait) {
       continue;
     }
     let next = null;
-    for (const t of timers.values()) if (!next || t.at < next.at || (t.at === next.at && t.id < next.id)) next = t;
-    if (!next && hostCalls.size === 0) return;
+    let waitingFor = hostCalls.size > 0;
+    for (const t of timers.values()) {
+      if (!next || t.at < next.at || (t.at === next.at && t.id < next.id)) next = t;
+      if (!t.weak) waitingFor = true;
+    }
+    if (!waitingFor) return;
     const wait = next ? Math.max(0, next.at - Date.now()) : -1;
     if (wait !== 0) {
       const id = __shoal_host.wait(mayWait ? wait : 0);
@@ -538,251 +569,6 @@ function headerObject(pairs) {
   return out;
 }
 
-function decodeComponent(s) {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, " "));
-  } catch {
-    return s;
-  }
-}
-
-// Express 5's "simple" query parser (Node's querystring): flat keys (so
-// `filter[status]=open` gives the key "filter[status]"), a repeated key gives
-// an array, and the object has no prototype.
-function parseSimpleQuery(query) {
-  const out = Object.create(null);
-  if (!query) return out;
-  for (const part of query.split("&")) {
-    if (!part) continue;
-    const eq = part.indexOf("=");
-    const key = decodeComponent(eq < 0 ? part : part.slice(0, eq));
-    const value = eq < 0 ? "" : decodeComponent(part.slice(eq + 1));
-    if (!(key in out)) out[key] = value;
-    else if (Array.isArray(out[key])) out[key].push(value);
-    else out[key] = [out[key], value];
-  }
-  return out;
-}
-
-// body-parser's extended urlencoded parser (the qs package): `a[b]=1` nests,
-// `a[]=1` and `a[0]=1` (indices up to 20) make arrays, `a=1&a=2` an array.
-const QS_ARRAY_LIMIT = 20;
-function parseExtendedForm(text) {
-  const out = {};
-  for (const part of text.split("&")) {
-    if (!part) continue;
-    const eq = part.indexOf("=");
-    const rawKey = decodeComponent(eq < 0 ? part : part.slice(0, eq));
-    const value = eq < 0 ? "" : decodeComponent(part.slice(eq + 1));
-    const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(rawKey);
-    const path = m ? [m[1], ...(m[2].match(/\[[^[\]]*\]/g) || []).map((seg) => seg.slice(1, -1))] : [rawKey];
-    // As qs under body-parser: a field naming __proto__ anywhere in its path
-    // is dropped whole (it would reach Object.prototype, and with it every
-    // later request of a warm sandbox); constructor, toString and the like
-    // stay ordinary own keys.
-    if (path.includes("__proto__")) continue;
-    let node = out;
-    for (let i = 0; i < path.length; i++) {
-      const key = path[i];
-      if (i === path.length - 1) {
-        if (Array.isArray(node) && key === "") node.push(value);
-        else if (Object.prototype.hasOwnProperty.call(node, key)) node[key] = [].concat(node[key], value);
-        else node[key] = value;
-        break;
-      }
-      const next = path[i + 1];
-      const index = /^\d+$/.test(next) ? Number(next) : -1;
-      const wantArray = next === "" || (index >= 0 && index <= QS_ARRAY_LIMIT);
-      // qs merges `a[][b]=1&a[][c]=2` into one element: a non-leaf `[]` is index 0.
-      const slot = key === "" ? 0 : key;
-      if (node[slot] === undefined || typeof node[slot] !== "object") node[slot] = wantArray ? [] : {};
-      node = node[slot];
-    }
-  }
-  return compactArrays(out);
-}
-
-// qs drops the holes `a[3]=x` alone would leave.
-function compactArrays(value) {
-  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(compactArrays);
-  if (value && typeof value === "object") {
-    for (const k of Object.keys(value)) value[k] = compactArrays(value[k]);
-  }
-  return value;
-}
-
-function mediaType(contentType) {
-  return (contentType || "").split(";")[0].trim().toLowerCase();
-}
-
-class BadRequest extends Error {}
-
-// The engine parses JSON recursively on the sandbox's native stack, which
-// holds about 8,000 levels: a body nesting deeper would end the sandbox
-// instead of answering. Only a body longer than twice this can nest deeper,
-// so ordinary bodies are never scanned.
-const MAX_JSON_DEPTH = 5000;
-function jsonDepth(text) {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > deepest) deepest = depth;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return deepest;
-}
-
-function parseBody(contentType, bytes) {
-  if (bytes.length === 0) return undefined;
-  const type = mediaType(contentType);
-  if (type === "application/json" || type === "application/cloudevents+json") {
-    const text = decoder.decode(bytes);
-    if (text.length > 2 * MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
-      throw new BadRequest(`Bad Request: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      throw new BadRequest(`Bad Request: the body is not valid JSON (${err.message})`);
-    }
-  }
-  if (type.startsWith("text/")) return decoder.decode(bytes);
-  if (type === "application/x-www-form-urlencoded") return parseExtendedForm(decoder.decode(bytes));
-  // A Buffer, as body-parser's raw parser gives, when the Function loaded
-  // Buffer (node/buffer.js registers it); the bytes as they are otherwise.
-  const NodeBuffer = globalThis.__shoal_Buffer;
-  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
-}
-
-const HTTP_STATUS_TEXT = {
-  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 301: "Moved Permanently", 302: "Found",
-  304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-  405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 413: "Payload Too Large",
-  415: "Unsupported Media Type", 422: "Unprocessable Entity", 429: "Too Many Requests",
-  500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-// ---------------------------------------------------------------- response
-class Response {
-  constructor() {
-    this.statusCode = 200;
-    this.headers = new Map(); // lower-case name -> [name, value]
-    this.body = new Uint8Array(0);
-    this.writableEnded = false;
-    this.headersSent = false;
-    /** Called once when the response is complete (end, send, json, ...). */
-    this.onEnded = null;
-  }
-  status(code) {
-    this.statusCode = Number(code);
-    return this;
-  }
-  set(name, value) {
-    if (typeof name === "object" && name !== null) {
-      for (const k of Object.keys(name)) this.set(k, name[k]);
-      return this;
-    }
-    let text = Array.isArray(value) ? value.map(String) : String(value);
-    // Express adds the charset to text-like types it is given without one.
-    if (String(name).toLowerCase() === "content-type" && typeof text === "string" && !/;\s*charset=/i.test(text)) {
-      const type = mediaType(text);
-      if (type.startsWith("text/") || type === "application/json" || type === "application/javascript") text += "; charset=utf-8";
-    }
-    this.headers.set(String(name).toLowerCase(), [String(name), text]);
-    return this;
-  }
-  header(name, value) {
-    return this.set(name, value);
-  }
-  setHeader(name, value) {
-    this.set(name, value);
-  }
-  get(name) {
-    const h = this.headers.get(String(name).toLowerCase());
-    return h ? h[1] : undefined;
-  }
-  getHeader(name) {
-    return this.get(name);
-  }
-  removeHeader(name) {
-    this.headers.delete(String(name).toLowerCase());
-  }
-  type(t) {
-    const value = String(t).includes("/") ? String(t) : MIME_BY_EXTENSION[String(t).replace(/^\./, "")] || "application/octet-stream";
-    return this.set("Content-Type", value);
-  }
-  contentType(t) {
-    return this.type(t);
-  }
-  end(body) {
-    if (this.writableEnded) return this;
-    if (body !== undefined && body !== null) this.body = toBytes(body);
-    this.writableEnded = this.headersSent = true;
-    if (this.onEnded) this.onEnded();
-    return this;
-  }
-  json(value) {
-    // Serialised first, as Express does: a value that cannot be (a BigInt)
-    // throws before any header is set.
-    const text = JSON.stringify(value);
-    if (!this.get("content-type")) this.set("Content-Type", "application/json; charset=utf-8");
-    return this.end(text === undefined ? "" : text);
-  }
-  send(body) {
-    if (body === undefined || body === null) return this.end();
-    if (typeof body === "string") {
-      if (!this.get("content-type")) this.set("Content-Type", "text/html; charset=utf-8");
-      return this.end(body);
-    }
-    if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
-      if (!this.get("content-type")) this.set("Content-Type", "application/octet-stream");
-      return this.end(body);
-    }
-    if (typeof body === "object") return this.json(body);
-    return this.send(String(body));
-  }
-  sendStatus(code) {
-    this.status(code);
-    if (code === 204 || code === 304) {
-      // Express sends no entity with these.
-      this.removeHeader("content-type");
-      return this.end();
-    }
-    if (!this.get("content-type")) this.set("Content-Type", "text/plain; charset=utf-8");
-    return this.end(HTTP_STATUS_TEXT[code] || String(code));
-  }
-  write(chunk) {
-    const add = toBytes(chunk);
-    const merged = new Uint8Array(this.body.length + add.length);
-    merged.set(this.body);
-    merged.set(add, this.body.length);
-    this.body = merged;
-    this.headersSent = true;
-    return true;
-  }
-}
-
-const MIME_BY_EXTENSION = {
-  json: "application/json; charset=utf-8", html: "text/html; charset=utf-8", txt: "text/plain; charset=utf-8",
-  text: "text/plain; charset=utf-8", xml: "application/xml", js: "text/javascript; charset=utf-8",
-  css: "text/css; charset=utf-8", png: "image/png", bin: "application/octet-stream",
-};
-
-function toBytes(value) {
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return encoder.encode(String(value));
-}
-
 function describeError(err) {
   if (err instanceof Error) {
     const text = err.stack ? `${err.message}\n${err.stack}` : String(err.message);
@@ -797,14 +583,16 @@ function describeError(err) {
 }
 
 function writeResponse(res) {
-  const headers = [["Access-Control-Allow-Origin", "*"]];
+  const headers = res.cors ? [["Access-Control-Allow-Origin", "*"]] : [];
   for (const [name, value] of res.headers.values()) {
-    if (name.length === 27 && name.toLowerCase() === "access-control-allow-origin") headers[0] = [name, value];
+    if (res.cors && name.length === 27 && name.toLowerCase() === "access-control-allow-origin") headers[0] = [name, value];
     else if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
     else headers.push([name, value]);
   }
   const status = Number.isInteger(res.statusCode) && res.statusCode >= 100 && res.statusCode <= 999 ? res.statusCode : 500;
-  __shoal_host.respond(JSON.stringify({ v: ENVELOPE_VERSION, status, headers }), res.body);
+  const spans = tracing.takeEndedSpans();
+  const responseHead = spans ? { v: ENVELOPE_VERSION, status, headers, spans } : { v: ENVELOPE_VERSION, status, headers };
+  __shoal_host.respond(JSON.stringify(responseHead), res.body);
 }
 
 // ---------------------------------------------------------------- event
@@ -830,6 +618,16 @@ function cloudEventAttributes(fields, data) {
   return event;
 }
 
+/** A body as axios hands it over: parsed when it is JSON, the text otherwise. */
+function axiosData(body) {
+  const text = body ? decoder.decode(body) : "";
+  try {
+    return text ? JSON.parse(text) : text;
+  } catch {
+    return text;
+  }
+}
+
 /** A request made by the node for the prelude itself (the publisher proxy). */
 function hostRequest(method, url, headers, bytes) {
   return new Promise((resolve, reject) => {
@@ -839,10 +637,31 @@ function hostRequest(method, url, headers, bytes) {
       const answer = JSON.parse(result.head);
       if (answer.error !== undefined) reject(new Error(`posting the CloudEvent to ${url} failed: ${answer.error}`));
       else if (answer.status < 200 || answer.status > 299) reject(new Error(`Request failed with status code ${answer.status}`));
-      else resolve({ status: answer.status, statusText: answer.statusText, headers: Object.fromEntries(answer.headers) });
+      else resolve({ status: answer.status, statusText: answer.statusText, headers: Object.fromEntries(answer.headers), data: axiosData(result.body) });
     });
   });
 }
+
+/**
+ * As Kyma: a structured CloudEvent POSTed to PUBLISHER_PROXY_ADDRESS
+ * (through the node's outbound client), resolved once it is accepted.
+ */
+function emitCloudEvent(cloudEvent) {
+  const address = process.env.PUBLISHER_PROXY_ADDRESS || "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish";
+  return hostRequest("POST", address, [["content-type", "application/cloudevents+json; charset=utf-8"]], encoder.encode(JSON.stringify(cloudEvent)));
+}
+
+// What runtime/sdk.js (Kyma's `sdk` module) reads.
+hideGlobal("__shoal_kyma", {
+  requestResponseApi: () => requestResponseApi,
+  env: (name, fallback) => {
+    const value = globalThis.process.env[name];
+    return value === undefined || value === "" ? fallback : value;
+  },
+  tracer: tracing.tracer,
+  emit: emitCloudEvent,
+  uuid: randomUuid,
+});
 
 function buildEvent(req, res) {
   let event = {
@@ -850,21 +669,16 @@ function buildEvent(req, res) {
     setResponseHeader: (name, value) => res.set(name, value),
     setResponseContentType: (t) => res.type(t),
     setResponseStatus: (code) => res.status(code),
-    // As Kyma: a structured CloudEvent POSTed to PUBLISHER_PROXY_ADDRESS
-    // (through the node's outbound client), resolved once it is accepted.
     emitCloudEvent: (type, source, data, optionalAttributes) => {
       const attributes = Object.assign({}, optionalAttributes || {});
       if (!attributes.datacontenttype) {
         attributes.datacontenttype = typeof data === "object" ? "application/json" : typeof data === "string" ? "text/plain" : undefined;
       }
-      const cloudEvent = Object.assign(
-        { id: randomUuid(), time: new Date().toISOString(), type, source, specversion: "1.0" },
-        attributes,
-        { data },
+      return emitCloudEvent(
+        Object.assign({ id: randomUuid(), time: new Date().toISOString(), type, source, specversion: "1.0" }, attributes, { data }),
       );
-      const address = process.env.PUBLISHER_PROXY_ADDRESS || "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish";
-      return hostRequest("POST", address, [["content-type", "application/cloudevents+json; charset=utf-8"]], encoder.encode(JSON.stringify(cloudEvent)));
     },
+    tracer: tracing.tracer,
   };
   // Kyma: an event only when there is a body (multipart excepted); a
   // structured or binary CloudEvent gives its attributes, anything else `data`.
@@ -882,35 +696,6 @@ function buildEvent(req, res) {
     }
   }
   return event;
-}
-
-// Express's req: the fields Kyma hands on, and get/header/is.
-class KymaRequest {
-  constructor(headers, body) {
-    const url = head.query ? `${head.path}?${head.query}` : head.path;
-    this.method = head.method;
-    this.path = head.path;
-    this.url = url;
-    this.originalUrl = url;
-    this.baseUrl = "";
-    this.query = parseSimpleQuery(head.query);
-    this.params = {};
-    this.headers = headers;
-    this.body = body;
-    this.hostname = (headers.host || "").replace(/:\d+$/, "");
-    this.protocol = headers["x-forwarded-proto"] || "http";
-  }
-  get(name) {
-    const n = String(name).toLowerCase();
-    return this.headers[n === "referrer" ? "referer" : n];
-  }
-  header(name) {
-    return this.get(name);
-  }
-  is(t) {
-    const ct = mediaType(this.headers["content-type"]);
-    return ct === t || ct.endsWith(`/${t}`) || (t.endsWith("/*") && ct.startsWith(t.slice(0, -1))) ? ct : false;
-  }
 }
 
 // ---------------------------------------------------------------- run
@@ -1077,27 +862,135 @@ async function loadMain(load) {
  * Serves the current request with `main`. Answers at once when main
  * returns (or throws) synchronously; otherwise returns what the caller
  * must wait for: `settled` (main's promise, or the handler ending the
- * response through sendResponse, whichever comes first) and `abandon`,
- * for when nothing is left that could settle it.
+ * response, whichever comes first) and `abandon`, for when nothing is
+ * left that could settle it.
  */
 function serve(main) {
   // AsyncLocalStorage (when loaded) forgets the previous request's store.
   if (globalThis.__shoal_requestStarts) globalThis.__shoal_requestStarts();
-  const res = new Response();
   let req;
+  let res;
   try {
     const headers = headerObject(head.headers);
-    req = new KymaRequest(headers, parseBody(headers["content-type"], request.body));
+    req = new Request(head, headers, parseBody(headers["content-type"], request.body, declaresBody(headers)));
+    res = new Response(req);
+    req.res = res;
   } catch (err) {
     if (!(err instanceof BadRequest)) throw err;
-    res.status(400).set("Content-Type", "text/plain; charset=utf-8").end(err.message);
-    writeResponse(res);
+    const refused = new Response();
+    if (requestResponseApi) {
+      // As body-parser's error reaches Express's final handler.
+      const parseError = new SyntaxError(err.reason);
+      parseError.status = 400;
+      refused.cors = false;
+      refused.sendErrorPage(parseError);
+    } else {
+      refused.status(400).set("Content-Type", "text/plain; charset=utf-8").end(err.message);
+    }
+    writeResponse(refused);
     return null;
   }
-
   // Outbound calls carry the incoming trace context (W3C and B3) unless the
   // Function sets its own.
-  globalThis.__shoal_trace_headers = traceHeaders(head.headers);
+  incomingTraceHeaders = traceHeaders(head.headers);
+  tracing.beginRequest(head.trace, head.headers);
+  return requestResponseApi ? serveRequestResponse(main, req, res) : serveEvent(main, req, res);
+}
+
+// How much before the node's deadline the runtime answers 408 itself.
+const RUNTIME_TIMEOUT_MARGIN_MS = 50;
+
+// The nodejs26 runtime's own routes, ahead of the Function's (Express
+// matches them case-insensitively, with or without a trailing slash; GET
+// routes take HEAD too).
+const HEALTH_ROUTE = /^\/healthz\/?$/i;
+const FAVICON_ROUTE = /^\/favicon\.ico\/?$/i;
+
+/** Answers the runtime's own routes; whether it did. */
+function servedByRuntime(req, res) {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (HEALTH_ROUTE.test(req.path)) {
+    res.cors = false;
+    res.status(200).send("OK");
+  } else if (FAVICON_ROUTE.test(req.path)) {
+    res.cors = false;
+    res.headers.clear();
+    res.status(204).end();
+  } else {
+    return false;
+  }
+  writeResponse(res);
+  return true;
+}
+
+/**
+ * nodejs26: `main(req, res)`; its value is ignored and `res` answers. A
+ * throw or a rejection answers 500 unless the response has ended, with
+ * the error when it is a string and "Internal server error" otherwise. A
+ * handler that finishes and leaves nothing running that could still
+ * answer gets 408, what Kyma's runtime answers once FUNC_TIMEOUT passes.
+ */
+function serveRequestResponse(main, req, res) {
+  // What Express has set before the route runs, and what Kyma's route sets.
+  res.etags = true;
+  res.setHeader("X-Powered-By", "Express");
+  if (servedByRuntime(req, res)) return null;
+  // Kyma's route sets it; the Function may change or remove it.
+  res.header("Access-Control-Allow-Origin", "*");
+  res.cors = false;
+  const fail = (err) => {
+    console.error(describeError(err));
+    if (res.writableEnded) return;
+    const text = typeof err === "string" ? err : "Internal server error";
+    try {
+      res.status(500).send(text);
+    } catch {
+      // Headers went out with res.write: what was written ends the answer.
+      res.end();
+    }
+  };
+  let result;
+  try {
+    result = main(req, res);
+  } catch (err) {
+    fail(err);
+  }
+  let responded = false;
+  const respond = () => {
+    if (responded) return;
+    responded = true;
+    writeResponse(res);
+  };
+  if (res.writableEnded) {
+    respond();
+    return null;
+  }
+  // Kyma's res.setTimeout: 408 at FUNC_TIMEOUT with what the Function has
+  // set so far, a little before the node's own deadline ends the sandbox.
+  const timeoutMs = Math.max(1, (Number(head.function && head.function.timeout) || 180) * 1000 - RUNTIME_TIMEOUT_MARGIN_MS);
+  const timeout = addRuntimeTimer(() => {
+    if (res.writableEnded) return;
+    if (res.headersSent) res.end();
+    else res.sendStatus(408);
+  }, timeoutMs);
+  const ended = new Promise((resolve) => (res.onEnded = resolve)).then(() => globalThis.clearTimeout(timeout));
+  const isPromise = result !== null && (typeof result === "object" || typeof result === "function") && typeof result.then === "function";
+  if (isPromise) Promise.resolve(result).catch(fail);
+  return {
+    settled: ended.then(respond),
+    abandon: () => {
+      if (!res.writableEnded) {
+        console.error("The Function finished without answering: call res.send, res.json or res.end");
+        if (res.headersSent) res.end();
+        else res.sendStatus(408);
+      }
+      respond();
+    },
+  };
+}
+
+/** The legacy runtimes: `main(event, context, sendResponse)` and Kyma's mapping of its result. */
+function serveEvent(main, req, res) {
   const event = buildEvent(req, res);
   const fn = head.function || {};
   const context = {
@@ -1134,7 +1027,7 @@ function serve(main) {
   const fail = (err) => {
     console.error("The Function failed:", describeError(err));
     if (res.writableEnded) return;
-    res.status(500);
+    res.statusCode = 500;
     if (typeof err === "string") res.end(err);
     else res.end("Internal server error");
   };

@@ -148,7 +148,7 @@ impl Builder {
 
         let t = Instant::now();
         let mut warnings = bundle_warnings;
-        warnings.extend(self.check_main(&wasm, env).await?);
+        warnings.extend(self.check_main(&wasm, &inputs.runtime, env).await?);
         timings.check = t.elapsed();
         timings.total = started.elapsed();
 
@@ -165,7 +165,12 @@ impl Builder {
     /// Runs the module once with a probe request: the prelude loads the
     /// handler and answers whether `main` is a function; a warning when it
     /// could not tell for want of env.
-    async fn check_main(&self, wasm: &[u8], env: &BTreeMap<String, String>) -> Result<Option<String>, BuildError> {
+    async fn check_main(
+        &self,
+        wasm: &[u8],
+        runtime: &str,
+        env: &BTreeMap<String, String>,
+    ) -> Result<Option<String>, BuildError> {
         let module = self.runtime.load(wasm).map_err(|e| {
             BuildError::Compile(format!(
                 "the generated module does not load: {}",
@@ -173,15 +178,17 @@ impl Builder {
             ))
         })?;
         // A head of its own (`probe`), which the prelude answers instead of
-        // calling the handler.
+        // calling the handler. The Function's runtime decides what loads
+        // (nodejs26's `sdk` module).
         let head = serde_json::json!({
             "v": shoal_envelope::ENVELOPE_VERSION, "probe": true, "method": "GET", "path": "/",
             "query": "", "headers": [], "env": env,
-            "function": {"name": "probe", "namespace": "probe", "runtime": "nodejs24", "timeout": 10, "bodySizeLimit": 1},
+            "function": {"name": "probe", "namespace": "probe", "runtime": runtime, "timeout": 10, "bodySizeLimit": 1},
         });
         let probe = shoal_runtime::GuestRequest {
             head: head.to_string().into(),
             body: bytes::Bytes::new(),
+            trace: None,
         };
         let limits = InvokeLimits {
             timeout: Duration::from_secs(10),

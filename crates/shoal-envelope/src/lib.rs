@@ -56,6 +56,13 @@ impl std::fmt::Display for FunctionKey {
     }
 }
 
+/// Whether a runtime has Kyma's request/response handler API (`nodejs26`:
+/// `main(req, res)` with Express's own objects and the `sdk` module)
+/// rather than the legacy `main(event, context)`.
+pub fn has_request_response_api(runtime: &str) -> bool {
+    runtime == "nodejs26"
+}
+
 /// What Kyma hands a Function as `context`, plus the limits the host enforces.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -94,10 +101,71 @@ pub struct RequestHead {
     /// `query` and `headers`, with `"load": true` (`shoal-runtime`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// The invocation's span when the node records traces: the Function's
+    /// own spans are its children, and its outbound calls carry its trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceHead>,
+}
+
+/// The span a traced invocation runs in, as lower-case hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceHead {
+    /// The trace id (32 hex digits).
+    pub id: String,
+    /// The invocation span's id (16 hex digits).
+    pub span: String,
+}
+
+/// A span the Function ended (its tracer, `getTracer()`/`event.tracer`),
+/// handed back with the response of the request it ended in. Only a
+/// traced invocation has any.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuestSpan {
+    /// The span's id (16 hex digits).
+    pub id: String,
+    /// Its parent's id: the invocation span or another of the Function's.
+    pub parent: String,
+    /// The trace it belongs to (32 hex digits).
+    pub trace: String,
+    /// Its name.
+    pub name: String,
+    /// OpenTelemetry's `SpanKind` as `@opentelemetry/api` numbers it
+    /// (0 internal, 1 server, 2 client, 3 producer, 4 consumer).
+    #[serde(default)]
+    pub kind: u8,
+    /// Start, in milliseconds since the Unix epoch.
+    pub start: f64,
+    /// End, likewise.
+    pub end: f64,
+    /// Attributes as the Function set them (strings, numbers, booleans,
+    /// or arrays of one of those).
+    #[serde(default)]
+    pub attributes: Vec<(String, serde_json::Value)>,
+    /// `@opentelemetry/api`'s `SpanStatusCode` (0 unset, 1 ok, 2 error).
+    #[serde(default)]
+    pub status: u8,
+    /// The status message.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// Events added to the span.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<GuestSpanEvent>,
+}
+
+/// An event on a [`GuestSpan`] (`span.addEvent`, `recordException`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuestSpanEvent {
+    /// Its name.
+    pub name: String,
+    /// When, in milliseconds since the Unix epoch.
+    pub time: f64,
+    /// Its attributes.
+    #[serde(default)]
+    pub attributes: Vec<(String, serde_json::Value)>,
 }
 
 /// The head of a response.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResponseHead {
     /// Envelope version, [`ENVELOPE_VERSION`].
     pub v: u32,
@@ -105,6 +173,10 @@ pub struct ResponseHead {
     pub status: u16,
     /// Header lines in the order the Function set them.
     pub headers: Vec<(String, String)>,
+    /// Spans the Function ended since its previous response (traced
+    /// invocations only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<GuestSpan>,
 }
 
 /// A head as the JSON the other side reads.
@@ -164,6 +236,7 @@ mod tests {
             v: ENVELOPE_VERSION,
             status: 201,
             headers: vec![("x-a".into(), "1".into())],
+            spans: Vec::new(),
         };
         let back: ResponseHead = from_json(&to_json(&head)).unwrap();
         assert_eq!(back, head);

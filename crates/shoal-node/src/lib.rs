@@ -19,6 +19,7 @@ mod ports;
 pub mod readiness;
 pub mod routing;
 mod server;
+mod traces;
 pub mod warm;
 
 pub use functions::{

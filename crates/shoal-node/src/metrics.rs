@@ -109,6 +109,9 @@ pub struct NodeGauges {
     pub pool_slots: u64,
     /// Functions with series of their own at most.
     pub max_function_series: usize,
+    /// Spans exported, dropped (queue full) and failed (collector refused
+    /// or away), when the node records traces.
+    pub spans: Option<[u64; 3]>,
 }
 
 /// Renders the metrics: the node's and every Function's, or, for `only`
@@ -163,6 +166,7 @@ pub fn render(table: &FunctionTable, gauges: &NodeGauges, only: Option<&Function
             evictions: s.evictions.load(Ordering::Relaxed),
             artifact_hits: s.artifact_hits.load(Ordering::Relaxed),
             artifact_pulls: s.artifact_pulls.load(Ordering::Relaxed),
+            spans: gauges.spans,
         }
     });
     let mut registry = Registry::default();
@@ -188,6 +192,7 @@ struct NodeSample {
     evictions: u64,
     artifact_hits: u64,
     artifact_pulls: u64,
+    spans: Option<[u64; 3]>,
 }
 
 /// Encodes one scrape's samples.
@@ -350,6 +355,27 @@ impl Collector for NodeCollector {
             match kind {
                 MetricType::Counter => ConstCounter::new(value).encode(metric)?,
                 _ => ConstGauge::new(value as i64).encode(metric)?,
+            }
+        }
+        if let Some([exported, dropped, failed]) = n.spans {
+            for (name, help, value) in [
+                (
+                    "shoal_trace_spans_exported",
+                    "Spans the trace collector accepted.",
+                    exported,
+                ),
+                (
+                    "shoal_trace_spans_dropped",
+                    "Spans dropped because the export queue was full.",
+                    dropped,
+                ),
+                (
+                    "shoal_trace_spans_failed",
+                    "Spans in exports the collector refused or did not answer.",
+                    failed,
+                ),
+            ] {
+                ConstCounter::new(value).encode(encoder.encode_descriptor(name, help, None, MetricType::Counter)?)?;
             }
         }
         Ok(())

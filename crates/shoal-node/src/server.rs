@@ -26,6 +26,7 @@ use shoal_runtime::{
 use tokio::net::TcpListener;
 
 use crate::readiness::LoadGate;
+use crate::traces::InvocationSpan;
 use crate::{
     functions::{FunctionEntry, FunctionTable},
     metrics::{self, NodeGauges},
@@ -52,6 +53,10 @@ pub struct NodeConfig {
     pub publisher_proxy: String,
     /// TRACE_COLLECTOR_ENDPOINT handed to Functions.
     pub trace_collector: String,
+    /// Where the node's spans go when it records traces: a span per
+    /// invocation, a client span per outbound HTTP call, and the
+    /// Function's own. None records nothing and costs nothing.
+    pub traces: Option<shoal_telemetry::SpanSink>,
     /// Largest response a Function may write.
     pub max_response_bytes: usize,
     /// How long a stopping node goes on accepting before it closes its
@@ -89,6 +94,7 @@ impl Default for NodeConfig {
             default_namespace: "default".into(),
             publisher_proxy: "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish".into(),
             trace_collector: String::new(),
+            traces: None,
             max_response_bytes: 64 << 20,
             drain_delay: Duration::ZERO,
             drain_timeout: Duration::from_secs(30),
@@ -345,6 +351,14 @@ impl Node {
                     in_flight: self.in_flight.load(Ordering::Relaxed),
                     pool_slots: self.config.pool_slots,
                     max_function_series: self.config.metrics_max_functions,
+                    spans: self.config.traces.as_ref().map(|sink| {
+                        let stats = sink.stats();
+                        [
+                            stats.exported.load(Ordering::Relaxed),
+                            stats.dropped.load(Ordering::Relaxed),
+                            stats.failed.load(Ordering::Relaxed),
+                        ]
+                    }),
                 };
                 let mut r = text(StatusCode::OK, metrics::render(&self.table, &gauges, pinned));
                 r.headers_mut()
@@ -432,12 +446,6 @@ impl Node {
         let Ok(module) = self.table.module(entry).await else {
             return text(StatusCode::INTERNAL_SERVER_ERROR, "User function not loaded");
         };
-        let limits = InvokeLimits {
-            timeout: entry.config.timeout,
-            memory_limit: entry.config.memory_limit,
-            max_response_bytes: self.config.max_response_bytes,
-            outbound: self.config.outbound,
-        };
         let context = InvokeContext {
             function: key.clone(),
             mounts: entry.config.mounts.clone(),
@@ -445,14 +453,28 @@ impl Node {
             cpu: entry.cpu.clone(),
             buffers: self.buffers.clone(),
         };
-        let head = request_head(entry, &parts, path);
-        let run = self.run(entry, &context, &module, head, body, limits).await;
+        let mut head = request_head(entry, &parts, path);
+        let mut invocation = self
+            .config
+            .traces
+            .as_ref()
+            .and_then(|sink| InvocationSpan::start(sink, key, &parts, slot == Slot::Wait));
+        if let Some(invocation) = &invocation {
+            head.trace = Some(invocation.head());
+        }
+        let run = self
+            .run(entry, &context, &module, head, body, invocation.as_ref())
+            .await;
         if !run.logs.is_empty() {
             for line in String::from_utf8_lossy(&run.logs).lines().filter(|l| !l.is_empty()) {
                 tracing::info!(target: "function", function = %key, "{line}");
             }
         }
-        self.to_http(key, run)
+        let response = self.to_http(key, run, invocation.as_mut());
+        if let Some(invocation) = invocation {
+            invocation.finish(response.status());
+        }
+        response
     }
 
     /// Reads a request's body within the Function's limit and timeout.
@@ -516,7 +538,8 @@ impl Node {
     }
 
     /// The HTTP answer to what a sandbox run gave.
-    fn to_http(&self, key: &FunctionKey, run: Invocation) -> HttpResponse {
+    /// A recorded invocation takes the spans the Function handed back.
+    fn to_http(&self, key: &FunctionKey, run: Invocation, invocation: Option<&mut InvocationSpan>) -> HttpResponse {
         if let Some(error) = run.error {
             return match error {
                 InvokeError::Timeout(t) => {
@@ -549,13 +572,16 @@ impl Node {
                 }
             };
         }
-        let head = match run.response_head() {
+        let mut head = match run.response_head() {
             Ok(head) => head,
             Err(e) => {
                 tracing::error!(function = %key, error = %shoal_runtime::causes(&e), "the Function wrote no valid response");
                 return text(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error");
             }
         };
+        if let Some(invocation) = invocation {
+            invocation.add_guest_spans(std::mem::take(&mut head.spans));
+        }
         // The answer stays in the host until the caller has read it: it is
         // held against the node's buffer account meanwhile, so slow readers
         // of large answers cannot grow the node past it.
@@ -576,10 +602,11 @@ impl Node {
         module: &FunctionModule,
         mut head: RequestHead,
         body: Bytes,
-        limits: InvokeLimits,
+        invocation: Option<&InvocationSpan>,
     ) -> Invocation {
+        let trace = invocation.map(InvocationSpan::outbound);
         let mut run = self
-            .run_once(entry, context, module, &mut head, body.clone(), limits)
+            .run_once(entry, context, module, &mut head, body.clone(), trace.clone())
             .await;
         // No free slot: idle warm sandboxes of quiet Functions hold them.
         // One is retired for this request, which then tries again. A
@@ -595,7 +622,7 @@ impl Node {
             reclaimed += 1;
             tracing::debug!(function = %entry.key, reclaimed, "no free sandbox slot; reclaimed one from an idle warm sandbox");
             run = self
-                .run_once(entry, context, module, &mut head, body.clone(), limits)
+                .run_once(entry, context, module, &mut head, body.clone(), trace.clone())
                 .await;
         }
         run
@@ -608,12 +635,19 @@ impl Node {
         module: &FunctionModule,
         head: &mut RequestHead,
         body: Bytes,
-        limits: InvokeLimits,
+        trace: Option<shoal_runtime::OutboundTrace>,
     ) -> Invocation {
+        let limits = InvokeLimits {
+            timeout: entry.config.timeout,
+            memory_limit: entry.config.memory_limit,
+            max_response_bytes: self.config.max_response_bytes,
+            outbound: self.config.outbound,
+        };
         let runtime = self.table.runtime();
         let warm = self.table.warm_config();
         if warm.enabled {
             let mut request = GuestRequest::new(head, body.clone());
+            request.trace = trace.clone();
             while let Some(lease) = entry.warm.take() {
                 match lease.invoke(request, limits.request()).await {
                     Ok(run) => {
@@ -626,7 +660,8 @@ impl Node {
             }
         }
         head.env = self.function_env(entry);
-        let request = GuestRequest::new(head, body);
+        let mut request = GuestRequest::new(head, body);
+        request.trace = trace;
         if warm.enabled {
             let cap = warm.max_per_function.min(entry.config.max_concurrency);
             if let Some(lease) = entry.warm.start(runtime, context, module, limits.memory_limit, cap) {
@@ -651,8 +686,14 @@ impl Node {
             ("SERVICE_NAMESPACE", key.namespace.clone()),
             ("FUNC_TIMEOUT", entry.config.timeout.as_secs().to_string()),
             ("FUNC_PORT", "8080".into()),
+            ("HANDLER_PATH", "./function/handler.js".into()),
             (
-                "REQ_MB_LIMIT",
+                // nodejs26 renamed REQ_MB_LIMIT.
+                if shoal_envelope::has_request_response_api(&entry.config.runtime) {
+                    "FUNC_BODY_MB_LIMIT"
+                } else {
+                    "REQ_MB_LIMIT"
+                },
                 (entry.config.body_limit as u64).div_ceil(1 << 20).to_string(),
             ),
             ("PUBLISHER_PROXY_ADDRESS", self.config.publisher_proxy.clone()),
@@ -734,6 +775,7 @@ fn request_head(entry: &FunctionEntry, parts: &http::request::Parts, path: Strin
             body_size_limit: (config.body_limit as u64).div_ceil(1 << 20),
         },
         env: BTreeMap::new(),
+        trace: None,
     }
 }
 

@@ -90,6 +90,8 @@ pub(crate) struct HostCalls {
     sending: HashMap<i32, BufferCharge>,
     buffers: BufferAccount,
     pub(crate) sockets: Sockets,
+    /// The trace of the request being served, when the node records it.
+    trace: Option<crate::OutboundTrace>,
 }
 
 impl HostCalls {
@@ -107,6 +109,7 @@ impl HostCalls {
             sending: HashMap::new(),
             buffers: BufferAccount::default(),
             sockets: Sockets::default(),
+            trace: None,
         }
     }
 
@@ -126,9 +129,10 @@ impl HostCalls {
     /// A new request starts in the same sandbox: its own count of outbound
     /// requests. Calls and connections an earlier request left open carry
     /// on, and count against the sandbox's calls in flight.
-    pub(crate) fn begin_request(&mut self, limits: OutboundLimits) {
+    pub(crate) fn begin_request(&mut self, limits: OutboundLimits, trace: Option<crate::OutboundTrace>) {
         self.limits = limits;
         self.started = 0;
+        self.trace = trace;
     }
 
     fn finish(&mut self, id: i32, completion: Completion) {
@@ -242,11 +246,16 @@ impl HostCalls {
                 let mut request: OutboundRequest = parse(name, head)?;
                 request.body = body;
                 self.count_request()?;
+                let client_span = self.trace.as_ref().map(|trace| ClientSpan::start(trace, &mut request));
                 let call = self.outbound()?.send(&self.function, request, remaining);
                 self.spawn(
                     id,
                     Box::pin(async move {
-                        match call.await {
+                        let result = call.await;
+                        if let Some(span) = client_span {
+                            span.finish(&result);
+                        }
+                        match result {
                             Ok(response) => {
                                 let body = response.body.clone();
                                 Completion::answer(serde_json::to_value(&response).unwrap_or_default(), body)
@@ -448,6 +457,107 @@ impl HostCalls {
 /// Completes a call that opens a connection, which is kept under the
 /// call's id.
 /// The failure of a call whose body the node's buffer account cannot hold.
+/// An outbound HTTP call of a recorded invocation, as a client span: its
+/// parent is the span the guest's `traceparent` names when that is of the
+/// invocation's trace (the Function's active span), else the invocation's;
+/// the call carries the new span's context instead.
+struct ClientSpan {
+    trace: crate::OutboundTrace,
+    span: shoal_telemetry::Span,
+}
+
+/// Trace headers the client span replaces.
+const TRACE_CONTEXT_HEADERS: [&str; 6] = [
+    "traceparent",
+    "b3",
+    "x-b3-traceid",
+    "x-b3-spanid",
+    "x-b3-parentspanid",
+    "x-b3-sampled",
+];
+
+impl ClientSpan {
+    fn start(trace: &crate::OutboundTrace, request: &mut OutboundRequest) -> Self {
+        use shoal_telemetry::{SpanId, TraceParent, Value};
+        let parent = request
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("traceparent"))
+            .and_then(|(_, v)| TraceParent::parse_traceparent(v))
+            .filter(|p| p.trace_id == trace.trace_id)
+            .map_or(trace.span_id, |p| p.span_id);
+        let context = TraceParent {
+            trace_id: trace.trace_id,
+            span_id: SpanId::random(),
+            sampled: true,
+        };
+        request
+            .headers
+            .retain(|(k, _)| !TRACE_CONTEXT_HEADERS.iter().any(|t| k.eq_ignore_ascii_case(t)));
+        request
+            .headers
+            .extend(context.headers().into_iter().map(|(k, v)| (k.to_string(), v)));
+        let mut attributes = vec![("http.request.method".to_string(), Value::from(request.method.as_str()))];
+        // The URL without credentials or query, which may hold secrets.
+        if let Ok(uri) = request.url.parse::<http::Uri>() {
+            let host = uri.host().unwrap_or_default();
+            let port = uri.port_u16().map(|p| format!(":{p}")).unwrap_or_default();
+            attributes.push((
+                "url.full".into(),
+                Value::from(format!(
+                    "{}://{host}{port}{}",
+                    uri.scheme_str().unwrap_or("http"),
+                    uri.path()
+                )),
+            ));
+            attributes.push(("server.address".into(), Value::from(host)));
+        }
+        let span = shoal_telemetry::Span {
+            trace_id: trace.trace_id,
+            span_id: context.span_id,
+            parent_span_id: Some(parent),
+            name: request.method.clone(),
+            kind: shoal_telemetry::SpanKind::Client,
+            scope: shoal_telemetry::Scope::Node,
+            start: std::time::SystemTime::now(),
+            end: std::time::SystemTime::now(),
+            attributes,
+            status: shoal_telemetry::Status::Unset,
+            events: Vec::new(),
+        };
+        Self {
+            trace: trace.clone(),
+            span,
+        }
+    }
+
+    fn finish(mut self, result: &Result<crate::outbound::OutboundResponse, OutboundError>) {
+        use shoal_telemetry::{Status, Value};
+        self.span.end = std::time::SystemTime::now();
+        match result {
+            Ok(response) => {
+                self.span.attributes.push((
+                    "http.response.status_code".into(),
+                    Value::Int(i64::from(response.status)),
+                ));
+                if response.status >= 400 {
+                    self.span.status = Status::Error(String::new());
+                    self.span
+                        .attributes
+                        .push(("error.type".into(), Value::from(response.status.to_string())));
+                }
+            }
+            Err(error) => {
+                self.span.status = Status::Error(error.message.clone());
+                self.span
+                    .attributes
+                    .push(("error.type".into(), Value::from(error.kind)));
+            }
+        }
+        self.trace.sink.record(&self.trace.function, self.span);
+    }
+}
+
 fn buffers_full(bytes: usize) -> OutboundError {
     OutboundError::new(
         "limit",

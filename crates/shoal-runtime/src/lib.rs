@@ -251,6 +251,8 @@ pub struct GuestRequest {
     pub head: Bytes,
     /// The body.
     pub body: Bytes,
+    /// When the node records this request: the trace its outbound calls join.
+    pub trace: Option<OutboundTrace>,
 }
 
 impl GuestRequest {
@@ -259,8 +261,25 @@ impl GuestRequest {
         Self {
             head: Bytes::from(shoal_envelope::to_json(head)),
             body,
+            trace: None,
         }
     }
+}
+
+/// The trace a recorded invocation's outbound HTTP calls join: each becomes
+/// a client span under the span the guest's `traceparent` names (the
+/// Function's active span) when it is of this trace, else under the
+/// invocation's, and carries its own context onward.
+#[derive(Debug, Clone)]
+pub struct OutboundTrace {
+    /// The invocation's trace.
+    pub trace_id: shoal_telemetry::TraceId,
+    /// The invocation's span.
+    pub span_id: shoal_telemetry::SpanId,
+    /// The Function, the spans' resource.
+    pub function: Arc<FunctionKey>,
+    /// Where the client spans go.
+    pub sink: shoal_telemetry::SpanSink,
 }
 
 /// What a request produced.
@@ -1070,6 +1089,7 @@ impl SandboxParts {
             request: GuestRequest {
                 head: load_head.clone(),
                 body: Bytes::new(),
+                trace: None,
             },
             limits,
             reply,

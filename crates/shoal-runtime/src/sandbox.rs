@@ -485,7 +485,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<SandboxState>) -> wasmtime::Resu
                 state.cpu.begin_request();
                 state.deadline = crate::limits::deadline_after(delivery.limits.timeout);
                 state.serving.timeout = delivery.limits.timeout;
-                state.calls.begin_request(delivery.limits.outbound);
+                state
+                    .calls
+                    .begin_request(delivery.limits.outbound, delivery.request.trace.clone());
                 state.serving.current = Some(Current {
                     request: Some(delivery.request),
                     reply: delivery.reply,

@@ -128,7 +128,7 @@ pub async fn run(args: NodeCmdArgs) -> anyhow::Result<()> {
         None
     };
     let gate = sync.as_ref().map_or_else(LoadGate::open, |(_, gate)| gate.clone());
-    let node = Node::with_load_gate(table.clone(), node_support::node_config(&args.node), gate);
+    let node = Node::with_load_gate(table.clone(), node_support::node_config(&args.node)?, gate);
     let bus = match &args.events.nats_url {
         Some(_) => Some(args.events.bus().await?),
         None => None,

@@ -60,6 +60,18 @@ pub struct NodeArgs {
         default_value_t = NodeConfig::default().publisher_proxy
     )]
     pub publisher_proxy: String,
+    /// The OpenTelemetry collector's OTLP/HTTP traces URL (Kyma's
+    /// TRACE_COLLECTOR_ENDPOINT, e.g.
+    /// http://telemetry-otlp-traces.kyma-system:4318/v1/traces). When set,
+    /// the node records a span per invocation (continuing the caller's
+    /// traceparent or B3 context), a client span per outbound HTTP call and
+    /// the Function's own spans, and exports them in batches; Functions
+    /// get it as TRACE_COLLECTOR_ENDPOINT.
+    #[arg(long, env = "TRACE_COLLECTOR_ENDPOINT", default_value = "")]
+    pub trace_collector_endpoint: String,
+    /// Milliseconds a finished span waits for its export batch to fill.
+    #[arg(long, env = "SHOAL_TRACE_EXPORT_DELAY_MS", default_value_t = 5000)]
+    pub trace_export_delay_ms: u64,
     /// Functions with /metrics series of their own at most (the most called
     /// first; the rest are summed into one series), so a scrape stays bounded.
     #[arg(long, env = "SHOAL_METRICS_MAX_FUNCTIONS", default_value_t = NodeConfig::default().metrics_max_functions)]
@@ -308,10 +320,22 @@ fn endpoint_of(url: &str) -> Option<(String, u16)> {
     Some((uri.host()?.to_string(), port))
 }
 
-pub fn node_config(args: &NodeArgs) -> NodeConfig {
-    NodeConfig {
+/// The node's settings; starts the span exporter when a collector is set.
+pub fn node_config(args: &NodeArgs) -> anyhow::Result<NodeConfig> {
+    let traces = if args.trace_collector_endpoint.is_empty() {
+        None
+    } else {
+        let mut exporter = shoal_telemetry::ExporterConfig::new(args.trace_collector_endpoint.clone());
+        exporter.delay = Duration::from_millis(args.trace_export_delay_ms.max(1));
+        let exporter = shoal_telemetry::Exporter::start(exporter).context("--trace-collector-endpoint")?;
+        tracing::info!(endpoint = %args.trace_collector_endpoint, "recording traces");
+        Some(exporter.sink)
+    };
+    Ok(NodeConfig {
         default_namespace: args.default_namespace.clone(),
         publisher_proxy: args.publisher_proxy.clone(),
+        trace_collector: args.trace_collector_endpoint.clone(),
+        traces,
         drain_delay: Duration::from_secs(args.drain_delay_secs),
         pool_slots: u64::from(args.pool_slots),
         metrics_max_functions: args.metrics_max_functions.max(1),
@@ -323,7 +347,7 @@ pub fn node_config(args: &NodeArgs) -> NodeConfig {
         max_connections: args.max_connections,
         max_buffered_body_bytes: args.max_buffered_body_mb.saturating_mul(1 << 20),
         ..NodeConfig::default()
-    }
+    })
 }
 
 /// Completes on SIGTERM or Ctrl-C.

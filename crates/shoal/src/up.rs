@@ -99,7 +99,7 @@ pub async fn run(args: UpArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let node = Node::new(table.clone(), node_support::node_config(&args.node));
+    let node = Node::new(table.clone(), node_support::node_config(&args.node)?);
     let bus = args.events.bus().await?;
     crate::events::serve_publisher(bus.clone(), publisher);
     let mut subscriptions = crate::events::LocalSubscriptions::new(bus, node.clone(), &args.events);

@@ -388,7 +388,7 @@ fn every_example_builds_and_its_curl_line_gets_the_promised_answer() {
             promised_answer(&source),
         );
     }
-    assert_eq!(expected.len(), 7, "every file in examples/ is a Function: {expected:?}");
+    assert_eq!(expected.len(), 8, "every file in examples/ is a Function: {expected:?}");
 
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Up(Command::new(env!("CARGO_BIN_EXE_shoal"))
@@ -424,7 +424,7 @@ fn every_example_builds_and_its_curl_line_gets_the_promised_answer() {
             break;
         }
     }
-    assert!(banner.contains("serving 7 Functions"), "{banner}");
+    assert!(banner.contains("serving 8 Functions"), "{banner}");
 
     let mut answered = Vec::new();
     for (key, command) in &curl_lines {

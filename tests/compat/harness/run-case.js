@@ -10,7 +10,8 @@
 // 2. starts upstream.js when requests.json says "upstream": true, and the throwaway servers
 //    requests.json's "services" names (services.js), for this run alone;
 // 3. writes requests.json "files" into a temp dir exported as SECRET_DIR;
-// 4. starts server.js on 127.0.0.1 (a free port unless --port), with a clean env;
+// 4. starts server.js (server26.mjs for a nodejs26 case) on 127.0.0.1 (a free port unless
+//    --port), with a clean env;
 // 5. sends each request in order and prints one JSON line per request:
 //      {"status":200,"headers":{...},"body":"..."}          (+ "bodyBase64" if not UTF-8)
 // Exits 1 on a harness error: install failure, server not starting, a request that gets
@@ -60,10 +61,14 @@ function functionName(caseDir) {
   return path.basename(path.resolve(caseDir)).replace(/^\d+-/, '');
 }
 
-/** The harness's own dependencies (express, body-parser, cloudevents, axios), from its lock file. */
+/**
+ * The harness's own dependencies (express, body-parser, cloudevents, axios, OpenTelemetry),
+ * from its lock file; again when the lock file changed after the last install.
+ */
 function installHarness() {
   const stamp = path.join(__dirname, 'node_modules', '.package-lock.json');
-  if (fs.existsSync(stamp)) return;
+  const lock = path.join(__dirname, 'package-lock.json');
+  if (fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= fs.statSync(lock).mtimeMs) return;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const r = spawnSync(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: __dirname, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm ci failed in ${__dirname}:\n${r.stdout}\n${r.stderr}`);
@@ -107,9 +112,17 @@ function runtimeName(spec) {
   return `nodejs${spec.node || 24}`;
 }
 
-function startServer(nodeBin, caseDir, port, env, logSink) {
+/**
+ * The runtime server for a case: server26.mjs (the new API, `main(req, res)` and the `sdk`
+ * module) for nodejs26, server.js (`main(event, context)`) for the legacy runtimes.
+ */
+function serverScript(runtime) {
+  return path.join(__dirname, runtime === 'nodejs26' ? 'server26.mjs' : 'server.js');
+}
+
+function startServer(nodeBin, script, caseDir, port, env, logSink) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [path.join(__dirname, 'server.js'), caseDir, String(port)], {
+    const child = spawn(nodeBin, [script, caseDir, String(port)], {
       cwd: path.dirname(path.resolve(caseDir)),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -180,7 +193,7 @@ function functionYaml(caseDir, name, env, withSecret, runtime) {
 }
 
 // What a Function folder gets without spec.env, equal to the harness's env for Node.
-const FOLDER_DEFAULT_ENV = { TZ: 'UTC', FUNC_TIMEOUT: '180' };
+const FOLDER_DEFAULT_ENV = { TZ: 'UTC', FUNC_TIMEOUT: '180', FUNC_BODY_MB_LIMIT: '1' };
 
 /** The case's files besides handler.js, package.json and requests.json (relative paths). */
 function localFiles(caseDir, rel = '') {
@@ -325,6 +338,8 @@ async function runCase(caseDirArg, opts) {
     SERVICE_NAMESPACE: 'default',
     FUNC_TIMEOUT: '180',
   };
+  // nodejs26 reads its body size limit from FUNC_BODY_MB_LIMIT (server.js: REQ_MB_LIMIT, default 1).
+  if (runtimeName(spec) === 'nodejs26') env.FUNC_BODY_MB_LIMIT = '1';
   let up = null;
   let dns = null;
   let servers = null;
@@ -362,7 +377,7 @@ async function runCase(caseDirArg, opts) {
 
     server = opts.shoal
       ? await startShoal(opts.shoal, caseDir, env, spec.files, runtimeName(spec), shoalFlags, logSink)
-      : await startServer(nodeBinary(spec), caseDir, opts.port, env, logSink);
+      : await startServer(nodeBinary(spec), serverScript(runtimeName(spec)), caseDir, opts.port, env, logSink);
     for (const [i, request] of (spec.requests || []).entries()) {
       let response;
       // A pause before the request, for what happens between requests

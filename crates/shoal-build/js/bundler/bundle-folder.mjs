@@ -17,7 +17,7 @@ import {
   unknownBuiltinSource,
   unknownBuiltinWarning,
 } from "../node/modules.mjs";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MissingModules } from "./missing.mjs";
@@ -31,6 +31,9 @@ import { STRICT_MODE_ERROR, fromSourceModule, needsFunctionSource, needsSloppyMo
 // What does not depend on the Function: read and compiled once per
 // process (a bundler serves build after build).
 const prelude = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "prelude.js");
+// The prelude's own modules (runtime/), and Kyma's `sdk` module among them.
+const runtimeDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "runtime");
+const kymaSdk = path.join(runtimeDir, "sdk.js");
 const loaderFile = path.join(nodeDir, "internal/module-loader.js");
 const GLOBAL_SOURCES = globalSources(path.join(nodeDir, "globals.js"));
 
@@ -147,7 +150,7 @@ export async function bundleFolder(dir, out) {
         if (file === loaderFile) usesLoader = true;
         continue;
       }
-      if (file === prelude || file === entry || file === globalsInstaller || file === requireInstaller || file === injected.file) continue;
+      if (file === prelude || file.startsWith(`${runtimeDir}/`) || file === entry || file === globalsInstaller || file === requireInstaller || file === injected.file) continue;
       const text = texts.has(file) ? texts.get(file) : readFileSync(file, "utf8");
       texts.set(file, text);
       bundled.push(file);
@@ -255,7 +258,7 @@ export async function bundleFolder(dir, out) {
       b.onLoad({ filter: ownFiles }, (args) => {
         const unloadable = missingModules.loadUnloadable(args.path);
         if (unloadable) return unloadable;
-        if (!JS_LIKE.test(args.path) || args.path.startsWith(nodeDir) || args.path === prelude) return undefined;
+        if (!JS_LIKE.test(args.path) || args.path.startsWith(nodeDir) || args.path === prelude || args.path.startsWith(`${runtimeDir}/`)) return undefined;
         if (args.path === entry || args.path === globalsInstaller || args.path === requireInstaller || args.path === injected.file) return undefined;
         const text = texts.has(args.path) ? texts.get(args.path) : readFileSync(args.path, "utf8");
         texts.set(args.path, text);
@@ -290,6 +293,9 @@ export async function bundleFolder(dir, out) {
         // readable-stream falls back to this npm package without a global
         // AbortController: one AbortSignal class for everything.
         if (args.path === "abort-controller") return { path: path.join(nodeDir, "internal/abort.js") };
+        // Kyma's sdk module (nodejs26), unless the Function has a package of
+        // that name: its node_modules comes first in Kyma's pod too.
+        if (args.path === "sdk" && !existsSync(path.join(dir, "node_modules", "sdk"))) return { path: kymaSdk };
         if (!isBuiltin(args.path)) return undefined;
         const file = moduleFile(args.path);
         if (file) return { path: file };
