@@ -955,12 +955,7 @@ function serveRequestResponse(main, req, res) {
   } catch (err) {
     fail(err);
   }
-  let responded = false;
-  const respond = () => {
-    if (responded) return;
-    responded = true;
-    writeResponse(res);
-  };
+  const respond = responderFor(res);
   if (res.writableEnded) {
     respond();
     return null;
@@ -986,6 +981,16 @@ function serveRequestResponse(main, req, res) {
       }
       respond();
     },
+  };
+}
+
+/** A function handing `res` back to the host once, however often it is called. */
+function responderFor(res) {
+  let responded = false;
+  return () => {
+    if (responded) return;
+    responded = true;
+    writeResponse(res);
   };
 }
 
@@ -1055,12 +1060,7 @@ function serveEvent(main, req, res) {
   // The response goes when main settles, or as soon as the handler ended
   // it through sendResponse (work it left running is then abandoned), or
   // when nothing is left that could settle main.
-  let responded = false;
-  const respond = () => {
-    if (responded) return;
-    responded = true;
-    writeResponse(res);
-  };
+  const respond = responderFor(res);
   if (res.writableEnded) {
     respond();
     return null;

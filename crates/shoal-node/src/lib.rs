@@ -7,7 +7,9 @@
 //! or by path in local use, and enforces body, time, memory and concurrency limits, and
 //! answers with Kyma's Node.js runtime behaviour. Requests run in sandboxes
 //! from `shoal-runtime`: a warm one of the Function's while it is in use
-//! ([`warm`]), a fresh one otherwise.
+//! ([`warm`]), a fresh one otherwise. With a span sink
+//! ([`NodeConfig::traces`]) each request is an invocation span (`traces`),
+//! which `shoal-telemetry` exports.
 //!
 //! This crate does not build modules (`shoal-build`) or talk to Kubernetes
 //! (`shoal-controller`); it is told what to serve.

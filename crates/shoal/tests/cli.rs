@@ -232,7 +232,7 @@ fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
 
 /// A `shoal up` process, stopped when dropped: a failing assertion must not
 /// leave it serving (and holding what its parent held) after the test.
-struct Up(std::process::Child);
+pub(crate) struct Up(std::process::Child);
 
 impl std::ops::Deref for Up {
     type Target = std::process::Child;
@@ -660,7 +660,7 @@ static OUTBOUND_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Starts `shoal up DIR` with extra flags; returns the child and its address
 /// once it serves.
-fn start_up(dir: &Path, flags: &[&str]) -> (Up, String) {
+pub(crate) fn start_up(dir: &Path, flags: &[&str]) -> (Up, String) {
     use std::io::{BufRead, BufReader};
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))

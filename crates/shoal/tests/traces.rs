@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,7 +19,8 @@ use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value;
 use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
 use prost::Message;
-use shoal_tests::{free_port, workspace_root};
+
+use crate::cli::start_up;
 
 /// One span as the collector received it.
 #[derive(Debug, Clone)]
@@ -142,45 +142,6 @@ fn start_collector(seen: Arc<Mutex<Seen>>) -> String {
     rx.recv().unwrap().to_string()
 }
 
-/// A `shoal up` process, stopped when dropped.
-struct Up(std::process::Child);
-
-impl Drop for Up {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_up(dir: &Path, collector: &str) -> (Up, String) {
-    use std::io::{BufRead, BufReader};
-    let addr = format!("127.0.0.1:{}", free_port());
-    let endpoint = format!("http://{collector}/v1/traces");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args([
-            "up",
-            dir.to_str().unwrap(),
-            "--listen",
-            &addr,
-            "--trace-collector-endpoint",
-            &endpoint,
-        ])
-        .env("SHOAL_CACHE_DIR", workspace_root().join("target/shoal-test-cache"))
-        .env("SHOAL_TRACE_EXPORT_DELAY_MS", "100")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    for line in lines.by_ref().map_while(Result::ok) {
-        if line.contains("Shoal is serving") {
-            break;
-        }
-    }
-    std::thread::spawn(move || lines.for_each(drop));
-    (Up(child), addr)
-}
-
 fn get(addr: &str, host: &str, path: &str, traceparent: Option<&str>) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
@@ -281,7 +242,16 @@ module.exports = {
   }
 };"#,
     );
-    let (_up, addr) = start_up(dir.path(), &collector);
+    let endpoint = format!("http://{collector}/v1/traces");
+    let (_up, addr) = start_up(
+        dir.path(),
+        &[
+            "--trace-collector-endpoint",
+            &endpoint,
+            "--trace-export-delay-ms",
+            "100",
+        ],
+    );
 
     // Legacy runtime: event.tracer's span and the fetch are children of the invocation.
     let legacy_trace = "4bf92f3577b34da6a3ce929d0e0e4736";

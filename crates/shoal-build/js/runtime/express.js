@@ -242,6 +242,9 @@ function listArgs(args) {
 
 // ---------------------------------------------------------------- request
 
+// Kyma's one route, as req.route shows it.
+const KYMA_ROUTE = Object.freeze({ path: "*path", methods: Object.freeze({ _all: true }) });
+
 /**
  * Express's req over one request head: its fields, and get/header, is,
  * accepts. `params` holds what Kyma's `*path` route captures.
@@ -254,21 +257,39 @@ export class Request {
     this.originalUrl = url;
     this.baseUrl = "";
     this.headers = headers;
-    this.rawHeaders = head.headers.flat();
+    this._head = head;
     this.httpVersion = "1.1";
     this.httpVersionMajor = 1;
     this.httpVersionMinor = 1;
-    // What Kyma's `*path` route captures: the whole path, split at "/".
-    this.params = { path: head.path.split("/").map(decodePathSegment) };
+    this._params = undefined;
+    this._route = undefined;
     this.body = body;
     // The body was read (by Kyma's parsers): middleware a Function brings
     // (its own express.json()) sees a finished stream and leaves it.
     this.complete = true;
     this.readable = false;
     this.res = null;
-    this.route = { path: "*path", methods: { _all: true } };
     this._query = undefined;
     this._path = head.path;
+  }
+  // Made when first read: most handlers read neither.
+  get rawHeaders() {
+    return this._head.headers.flat();
+  }
+  /** What Kyma's `*path` route captures: the whole path, split at "/". */
+  get params() {
+    if (this._params === undefined) this._params = { path: this._path.split("/").map(decodePathSegment) };
+    return this._params;
+  }
+  set params(value) {
+    this._params = value;
+  }
+  // A Function's own Router sets its route while it dispatches.
+  get route() {
+    return this._route === undefined ? KYMA_ROUTE : this._route;
+  }
+  set route(value) {
+    this._route = value;
   }
   get query() {
     if (this._query === undefined) this._query = parseSimpleQuery(this.url.includes("?") ? this.url.slice(this.url.indexOf("?") + 1) : "");
@@ -547,14 +568,21 @@ export class Response {
     this.writableEnded = false;
     this.writableFinished = false;
     this.headersSent = false;
-    this.locals = Object.create(null);
+    this._locals = undefined;
     /** Whether the answer gets Kyma's `Access-Control-Allow-Origin: *` (the runtime's own routes and errors do not). */
     this.cors = true;
     /** Whether send() makes Express's weak ETags (and so answers 304 to a current copy). */
     this.etags = false;
     /** Called once when the response is complete (end, send, json, ...). */
     this.onEnded = null;
-    this.listeners = new Map();
+    this.listeners = null;
+  }
+  get locals() {
+    if (this._locals === undefined) this._locals = Object.create(null);
+    return this._locals;
+  }
+  set locals(value) {
+    this._locals = value;
   }
   get body() {
     if (this.chunks.length === 1) return this.chunks[0];
@@ -647,6 +675,7 @@ export class Response {
     return this;
   }
   on(event, listener) {
+    if (this.listeners === null) this.listeners = new Map();
     if (!this.listeners.has(event)) this.listeners.set(event, []);
     this.listeners.get(event).push(listener);
     return this;
@@ -659,7 +688,7 @@ export class Response {
     return this.on(event, wrapped);
   }
   off(event, listener) {
-    const list = this.listeners.get(event);
+    const list = this.listeners && this.listeners.get(event);
     if (list) this.listeners.set(event, list.filter((l) => l !== listener));
     return this;
   }
@@ -667,7 +696,7 @@ export class Response {
     return this.off(event, listener);
   }
   emit(event, ...args) {
-    const list = this.listeners.get(event);
+    const list = this.listeners && this.listeners.get(event);
     if (!list) return false;
     for (const l of [...list]) l.apply(this, args);
     return true;
@@ -769,10 +798,12 @@ export class Response {
   send(body) {
     let chunk = body;
     switch (typeof chunk) {
-      case "string":
-        if (typeof this.get("Content-Type") === "string") this.set("Content-Type", withCharset(this.get("Content-Type")));
-        else this.type("html");
+      case "string": {
+        const type = this.get("Content-Type");
+        if (typeof type === "string") this.setHeader("Content-Type", withCharset(type));
+        else this.setHeader("Content-Type", "text/html; charset=utf-8");
         break;
+      }
       case "boolean":
       case "number":
       case "object":
@@ -790,7 +821,7 @@ export class Response {
       const hash = sha1Base64(bytes).slice(0, 27);
       this.set("ETag", `W/"${bytes.length.toString(16)}-${hash}"`);
     }
-    if (this.req && this.req.fresh) this.statusCode = 304;
+    if (this.etags && this.req && this.req.fresh) this.statusCode = 304;
     if (this.statusCode === 204 || this.statusCode === 304) {
       this.removeHeader("Content-Type");
       this.removeHeader("Content-Length");
@@ -808,7 +839,7 @@ export class Response {
     // Serialised first, as Express does: a value that cannot be (a BigInt)
     // throws before any header is set.
     const text = JSON.stringify(value);
-    if (!this.get("Content-Type")) this.set("Content-Type", "application/json");
+    if (!this.get("Content-Type")) this.setHeader("Content-Type", "application/json; charset=utf-8");
     return this.send(text);
   }
   jsonp(value) {
@@ -919,6 +950,7 @@ function sha1Base64(bytes) {
 
 function withCharset(type) {
   const text = String(type);
+  if (text.endsWith("; charset=utf-8")) return text;
   if (/;\s*charset=/i.test(text)) return text.replace(/(;\s*charset=)[^;]*/i, "$1utf-8");
   return `${text}; charset=utf-8`;
 }
