@@ -16,7 +16,7 @@ import { contentType, lookup } from "./mime.js";
 const encoder = new globalThis.TextEncoder();
 const decoder = new globalThis.TextDecoder();
 
-export const HTTP_STATUS_TEXT = {
+const HTTP_STATUS_TEXT = {
   100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
   203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
   300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
@@ -58,7 +58,7 @@ function decodeComponent(s) {
 // Express 5's "simple" query parser (Node's querystring): flat keys (so
 // `filter[status]=open` gives the key "filter[status]"), a repeated key gives
 // an array, and the object has no prototype.
-export function parseSimpleQuery(query) {
+function parseSimpleQuery(query) {
   const out = Object.create(null);
   if (!query) return out;
   for (const part of query.split("&")) {
@@ -469,7 +469,7 @@ function mimeMatch(expected, actual) {
 // ---------------------------------------------------------------- response
 
 /** Bytes of a chunk; a string in Node's `encoding` (utf8 by default). */
-export function toBytes(value, encoding) {
+function toBytes(value, encoding) {
   if (value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);

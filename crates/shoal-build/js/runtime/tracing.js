@@ -360,7 +360,6 @@ class RecordingSpan {
     this._context = spanContext;
     // As sdk-trace-base 2.x names it.
     this.parentSpanContext = parent || undefined;
-    this.parentSpanId = parent ? parent.spanId : "";
     this.kind = Number.isInteger(kind) ? kind : 0;
     this.attributes = new Map();
     this.events = [];
@@ -434,7 +433,7 @@ class RecordingSpan {
     if (!this.exported || ended.length >= MAX_ENDED_SPANS) return;
     ended.push({
       id: this._context.spanId,
-      parent: this.parentSpanId,
+      parent: this.parentSpanContext ? this.parentSpanContext.spanId : "",
       trace: this._context.traceId,
       name: this.name,
       kind: this.kind,
